@@ -1,0 +1,34 @@
+/** The legacy site's roles and the capabilities the contract's routes ask for. */
+export const roles = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
+export type Role = (typeof roles)[number];
+
+export type Capability =
+  | 'read'
+  | 'edit_posts' // create and edit one's own records
+  | 'publish_posts'
+  | 'edit_others_posts' // edit, delete and read others' and non-public records
+  | 'read_private_posts'
+  | 'delete_posts'
+  | 'delete_others_posts'
+  | 'manage_categories'
+  | 'manage_options'; // site administration (redirection, history, users)
+
+const granted: Record<Role, readonly Capability[]> = {
+  subscriber: ['read'],
+  contributor: ['read', 'edit_posts', 'delete_posts'],
+  author: ['read', 'edit_posts', 'delete_posts', 'publish_posts'],
+  editor: ['read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_others_posts', 'read_private_posts', 'delete_others_posts', 'manage_categories'],
+  administrator: ['read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_others_posts', 'read_private_posts', 'delete_others_posts', 'manage_categories', 'manage_options'],
+};
+
+export interface User {
+  id: number;
+  login: string;
+  email: string;
+  displayName: string;
+  role: Role;
+}
+
+export function can(user: User | null, capability: Capability): boolean {
+  return user !== null && granted[user.role].includes(capability);
+}

@@ -1,0 +1,11 @@
+/** "Now", pinnable for tests and the conformance runner (LINTEL_CLOCK); a pinned clock still ticks. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function pinnedClock(iso: string): Clock {
+  const offset = Date.parse(iso) - Date.now();
+  return { now: () => new Date(Date.now() + offset) };
+}

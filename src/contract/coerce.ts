@@ -1,0 +1,47 @@
+/**
+ * WordPress REST coercion (rest_sanitize_value_from_schema), applied before zod validates.
+ * A value that cannot be coerced is returned unchanged, so the zod schema reports it with
+ * the legacy message ("x is not of type integer.").
+ */
+
+// PHP's is_numeric: optional surrounding whitespace, sign, digits with optional fraction, exponent.
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+export function toInteger(v: unknown): unknown {
+  if (typeof v === 'string' && NUMERIC.test(v)) {
+    const n = Number(v);
+    return Number.isInteger(n) ? n : v;
+  }
+  return v;
+}
+
+export function toNumber(v: unknown): unknown {
+  return typeof v === 'string' && NUMERIC.test(v) ? Number(v) : v;
+}
+
+export function toBoolean(v: unknown): unknown {
+  if (typeof v === 'string') {
+    const s = v.toLowerCase();
+    if (s === 'true' || s === '1') return true;
+    if (s === 'false' || s === '0') return false;
+  }
+  if (v === 1) return true;
+  if (v === 0) return false;
+  return v;
+}
+
+/** wp_parse_list: a string becomes a list split on commas and white space, empties dropped. */
+export function toList(v: unknown): unknown {
+  if (typeof v === 'string') return v.split(/[\s,]+/).filter((s) => s !== '');
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    // PHP arrays built from `a[0]=x&a[1]=y` arrive as objects with numeric keys.
+    const keys = Object.keys(v);
+    if (keys.every((k, i) => k === String(i))) return Object.values(v);
+  }
+  return v;
+}
+
+/** Objects: the empty string is an empty object, as in PHP. */
+export function toObject(v: unknown): unknown {
+  return v === '' ? {} : v;
+}

@@ -1,0 +1,39 @@
+/**
+ * Permissions as declared on endpoints. `allows` answers for the `Allow` header (who may use this
+ * endpoint at all); `check` runs after validation with the arguments, and may refuse with its own
+ * error (an event that is not accessible, a record owned by someone else).
+ */
+import type { RestContext } from '../http/context.ts';
+import type { User } from '../auth/roles.ts';
+import { can, type Capability } from '../auth/roles.ts';
+import { RestError, coreErrors } from './errors.ts';
+
+export interface Permission<A = unknown> {
+  allows(user: User | null): boolean;
+  check?(ctx: RestContext, args: A): Promise<true | RestError> | true | RestError;
+  /** The refusal when `allows` is false (default: `rest_forbidden`, 401 anonymous / 403 logged in). */
+  refuse?(user: User | null): RestError;
+}
+
+export const publicAccess: Permission = { allows: () => true };
+
+/** Needs a logged-in user with the capability. */
+export function needs(capability: Capability, refusal?: { code: string; message: string }): Permission<any> {
+  return {
+    allows: (user) => user !== null && can(user, capability),
+    refuse: (user) => coreErrors.forbidden(user !== null, refusal?.message, refusal?.code),
+  };
+}
+
+/** A public route whose handler decides per record (drafts, passwords, ownership). */
+export function perRecord<A>(check: NonNullable<Permission<A>['check']>, allows: Permission['allows'] = () => true): Permission<A> {
+  return { allows, check };
+}
+
+export async function authorize(p: Permission<any>, ctx: RestContext, args: unknown): Promise<void> {
+  if (!p.allows(ctx.user)) throw p.refuse ? p.refuse(ctx.user) : coreErrors.forbidden(ctx.user !== null);
+  if (p.check) {
+    const r = await p.check(ctx, args);
+    if (r instanceof RestError) throw r;
+  }
+}

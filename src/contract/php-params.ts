@@ -1,0 +1,56 @@
+/**
+ * Query strings and form bodies parsed as PHP's `parse_str` does, which is what legacy clients
+ * rely on: `a[]=1&a[]=2` is a list, `a[k]=v` a map, `.` and spaces in top-level keys become `_`.
+ * One extension: a plain key sent more than once collects its values (`Repeated`), which array
+ * arguments take as a list and scalar arguments take the last of, as PHP would.
+ */
+export class Repeated extends Array<unknown> {}
+
+export type Params = Record<string, unknown>;
+
+export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
+  const out: Params = {};
+  for (const [rawKey, value] of pairs) {
+    const m = /^([^[]*)((?:\[[^\]]*\])*)/.exec(rawKey);
+    const base = (m?.[1] ?? rawKey).replace(/[. ]/g, '_');
+    if (base === '') continue;
+    const segs = [...(m?.[2] ?? '').matchAll(/\[([^\]]*)\]/g)].map((x) => x[1]);
+    if (segs.length === 0) {
+      const prev = out[base];
+      if (prev === undefined || !(typeof prev === 'string' || prev instanceof Repeated)) out[base] = value;
+      else if (prev instanceof Repeated) prev.push(value);
+      else out[base] = Repeated.from([prev, value]) as Repeated;
+      continue;
+    }
+    let node = out as Record<string, unknown>;
+    let key = base;
+    for (const seg of segs) {
+      let child = node[key];
+      if (child === undefined || typeof child !== 'object' || child === null) {
+        child = seg === '' ? [] : {};
+        node[key] = child;
+      }
+      if (seg === '') {
+        if (Array.isArray(child)) {
+          key = String(child.length);
+        } else {
+          const obj = child as Record<string, unknown>;
+          key = String(Object.keys(obj).filter((k) => /^\d+$/.test(k)).length);
+        }
+      } else if (Array.isArray(child) && !/^\d+$/.test(seg)) {
+        // A named key on a list turns it into a map, as PHP arrays are both.
+        const map: Record<string, unknown> = { ...child };
+        node[key] = map;
+        child = map;
+        key = seg;
+      } else key = seg;
+      node = child as Record<string, unknown>;
+    }
+    node[key] = value;
+  }
+  return out;
+}
+
+export function parseQueryString(qs: string): Params {
+  return parsePhpParams(new URLSearchParams(qs));
+}

@@ -1,0 +1,91 @@
+/**
+ * Steps 2 and 3 of the pipeline, in the legacy order: plan (route match, JSON body, required and
+ * valid parameters) and run (permission, then the handler). Batch items go through the very same
+ * two functions, which is why they are separate.
+ */
+import { coreErrors, RestError } from '../contract/errors.ts';
+import { authorize } from '../contract/permission.ts';
+import type { Params } from '../contract/php-params.ts';
+import type { Method, RestResult } from '../contract/route.ts';
+import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
+import { validateArgs } from '../contract/validate.ts';
+import type { RestContext } from './context.ts';
+import { mergeParams, type RestBody } from './rest-request.ts';
+
+export interface RestCall {
+  method: string;
+  route: string;
+  query: Params;
+  body: RestBody;
+  /** The parts of a context that do not depend on the matched route. */
+  ctx: Omit<RestContext, 'method' | 'route' | 'query' | 'files'>;
+}
+
+export interface Plan {
+  route: CompiledRoute;
+  endpoint: CompiledEndpoint;
+  args: Record<string, unknown>;
+  ctx: RestContext;
+}
+
+/** The response before shaping: status, body, headers, and the Allow header of the matched route. */
+export interface Outcome {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  raw?: { contentType: string };
+  route: CompiledRoute | null;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
+
+export function plan(table: RouteTable, call: RestCall): Plan {
+  const method = call.method as Method | 'HEAD';
+  const match = METHODS.has(method) ? table.match(call.route, method) : null;
+  if (!match?.endpoint) throw coreErrors.noRoute();
+  if (call.body.json && !call.body.json.ok) throw coreErrors.invalidJson(call.body.json.error);
+  const params = mergeParams(call.body, method, call.query, match.urlParams);
+  const args = validateArgs(match.endpoint.args, params);
+  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, files: call.body.files };
+  return { route: match.route, endpoint: match.endpoint, args, ctx };
+}
+
+export async function run(p: Plan): Promise<RestResult> {
+  await authorize(p.endpoint.endpoint.permission, p.ctx, p.args);
+  return p.endpoint.endpoint.handler(p.ctx, p.args as never);
+}
+
+/** The methods this user may call on the route: the legacy `Allow` header. */
+export function allowHeader(route: CompiledRoute, ctx: Pick<RestContext, 'user'>): string {
+  return route.endpoints.filter((e) => e.endpoint.permission.allows(ctx.user)).flatMap((e) => e.endpoint.methods).join(', ');
+}
+
+/** Plans and runs one call; every failure becomes its legacy error body. */
+export async function dispatch(table: RouteTable, call: RestCall): Promise<Outcome> {
+  let planned: Plan | null = null;
+  try {
+    planned = plan(table, call);
+    const result = await run(planned);
+    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, route: planned.route }, call);
+  } catch (e) {
+    const err = asRestError(e, call.ctx.log);
+    const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
+    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call);
+  }
+}
+
+function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {
+  return table.match(call.route, call.method as Method)?.route ?? null;
+}
+
+function withAllow(o: Outcome, call: RestCall): Outcome {
+  if (o.route) o.headers = { ...o.headers, Allow: allowHeader(o.route, call.ctx) };
+  return o;
+}
+
+/** Unexpected failures are logged with their stack and answered without it. */
+export function asRestError(e: unknown, log: { error: (o: object, m: string) => void }): RestError {
+  if (e instanceof RestError) return e;
+  log.error({ err: e }, 'unhandled error in handler');
+  return coreErrors.internal();
+}

@@ -1,0 +1,92 @@
+/**
+ * Step 4 of the pipeline, shape: `_fields`, `_envelope` and the legacy response headers.
+ */
+import type { Params } from '../contract/php-params.ts';
+import { toList } from '../contract/coerce.ts';
+
+/** `_fields=a,b.c`: keeps only those (nested) keys of an object, or of each item of a list. */
+export function filterFields(body: unknown, fields: unknown): unknown {
+  const list = toList(fields);
+  if (!Array.isArray(list) || list.length === 0) return body;
+  const paths = (list as unknown[]).map((f) => String(f).split('.'));
+  const pick = (obj: unknown): unknown => {
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
+    const out: Record<string, unknown> = {};
+    for (const p of paths) copyPath(obj as Record<string, unknown>, out, p);
+    return out;
+  };
+  return Array.isArray(body) ? body.map(pick) : pick(body);
+}
+
+function copyPath(src: Record<string, unknown>, dst: Record<string, unknown>, path: string[]): void {
+  const [head, ...rest] = path;
+  if (!(head in src)) return;
+  if (rest.length === 0 || typeof src[head] !== 'object' || src[head] === null) {
+    dst[head] = src[head];
+    return;
+  }
+  const child = (dst[head] ??= {}) as Record<string, unknown>;
+  copyPath(src[head] as Record<string, unknown>, child, rest);
+}
+
+/** Headers every REST response carries on the legacy site. */
+export function restHeaders(apiRoot: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'X-Robots-Tag': 'noindex',
+    Link: `<${apiRoot}>; rel="https://api.w.org/"`,
+    'X-Content-Type-Options': 'nosniff',
+    'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
+    'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+  };
+}
+
+export const NO_CACHE = {
+  Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
+  'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
+};
+
+export interface Shaped {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer | null;
+}
+
+export interface ShapeInput {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  raw?: { contentType: string };
+  query: Params;
+  method: string;
+  apiRoot: string;
+  loggedIn: boolean;
+  origin: string | undefined;
+  overriddenByHeader: boolean;
+}
+
+export function shape(o: ShapeInput): Shaped {
+  const isError = o.status >= 400;
+  let body = o.body;
+  if (!isError && o.query._fields !== undefined) body = filterFields(body, o.query._fields);
+  let status = o.status;
+  let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...o.headers };
+  if (o.raw) headers['Content-Type'] = o.raw.contentType;
+  if (o.query._envelope !== undefined) {
+    body = { body, status, headers: Object.keys(o.headers).length ? o.headers : [] };
+    status = 200;
+    headers = restHeaders(o.apiRoot);
+  }
+  if (o.loggedIn || (o.overriddenByHeader && isError)) Object.assign(headers, NO_CACHE);
+  if (o.origin !== undefined) {
+    Object.assign(headers, {
+      'Access-Control-Allow-Origin': o.origin,
+      'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE',
+      'Access-Control-Allow-Credentials': 'true',
+      Vary: 'Origin',
+    });
+  } else if (!o.loggedIn && o.method === 'GET') headers.Vary = 'Origin';
+  if (o.method === 'HEAD' || status === 204 || body === null || body === undefined) return { status, headers, body: null };
+  if (o.raw && !o.query._envelope) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
+  return { status, headers, body: JSON.stringify(body) };
+}

@@ -1,0 +1,76 @@
+/**
+ * The site index (`GET /`) and the namespace indexes (`GET /<namespace>`), generated from the
+ * route table, so every declared route shows with its methods and argument descriptors.
+ */
+import { arg } from '../../contract/args.ts';
+import { describeRoute } from '../../contract/describe.ts';
+import { coreErrors } from '../../contract/errors.ts';
+import { publicAccess } from '../../contract/permission.ts';
+import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
+import type { RouteTable } from '../../contract/router.ts';
+import type { RestContext } from '../../http/context.ts';
+import { gmtOffset } from '../../site/time.ts';
+
+function routesOf(table: RouteTable, ctx: RestContext, namespace?: string) {
+  const routes: Record<string, unknown> = {};
+  for (const r of namespace === undefined ? table.routes : table.inNamespace(namespace)) {
+    routes[r.pattern] = describeRoute(r.decl, (p) => ctx.urls.rest(p));
+  }
+  return routes;
+}
+
+export function siteIndexRoutes(table: RouteTable): RouteDecl[] {
+  const index = route(
+    '',
+    '/',
+    endpoint({
+      methods: ['GET'],
+      args: { context: arg.untyped({ default: 'view' }) },
+      permission: publicAccess,
+      async handler(ctx) {
+        const site = await ctx.store.options.site();
+        return {
+          body: {
+            name: site.name,
+            description: site.description,
+            url: ctx.urls.base,
+            home: ctx.urls.home,
+            gmt_offset: gmtOffset(site.timezone, ctx.clock.now()),
+            timezone_string: site.timezone,
+            page_for_posts: site.page_for_posts,
+            page_on_front: site.page_on_front,
+            show_on_front: site.show_on_front,
+            namespaces: table.namespaces,
+            authentication: {
+              'application-passwords': { endpoints: { authorization: `${ctx.urls.admin}/authorize-application.php` } },
+            },
+            routes: routesOf(table, ctx),
+            site_logo: 0,
+            site_icon: 0,
+            site_icon_url: '',
+            _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
+          },
+        };
+      },
+    }),
+  );
+  return [index];
+}
+
+/** `GET /<namespace>`: registered for every namespace, as WordPress does on its first route. */
+export function namespaceIndexRoute(table: RouteTable, namespace: string): RouteDecl {
+  return route(
+    namespace,
+    `/${namespace}`,
+    endpoint({
+      methods: ['GET'],
+      args: { namespace: arg.untyped({ default: namespace }), context: arg.untyped({ default: 'view' }) },
+      permission: publicAccess,
+      handler(ctx, args) {
+        const ns = String(args.namespace);
+        if (!table.namespaces.includes(ns)) throw coreErrors.invalidNamespace();
+        return { body: { namespace: ns, routes: routesOf(table, ctx, ns), _links: { up: [{ href: ctx.urls.apiRoot }] } } };
+      },
+    }),
+  );
+}

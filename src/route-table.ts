@@ -1,0 +1,30 @@
+/**
+ * Builds the route table: the site index and batch first (as WordPress registers them), then each
+ * namespace that `mappings/` says Lintel translates, under its own name and its aliases.
+ */
+import { RouteTable } from './contract/router.ts';
+import type { RouteDecl } from './contract/route.ts';
+import { translators } from './namespaces/index.ts';
+import { namespaceIndexRoute, siteIndexRoutes } from './namespaces/root/site-index.ts';
+import type { Services } from './services.ts';
+
+export function buildRouteTable(services: Omit<Services, 'table'>, table = new RouteTable()): RouteTable {
+  const all: Services = { ...services, table };
+  for (const r of siteIndexRoutes(table)) table.add(r);
+  for (const [namespace, mapping] of Object.entries(services.mappings.namespaces)) {
+    const factory = translators[namespace];
+    if (mapping.mode !== 'translate' || !factory) continue;
+    const routes: RouteDecl[] = factory(all).map((r) => (mapping.batch ? r : refuseBatch(r)));
+    for (const name of [namespace, ...mapping.aliases]) {
+      const alias = name === namespace ? undefined : name;
+      table.add(namespaceIndexRoute(table, name));
+      for (const r of routes) table.add(r, alias);
+    }
+  }
+  return table;
+}
+
+/** `batch: false` in mappings: the namespace's routes refuse batch/v1, as on the legacy site. */
+function refuseBatch(r: RouteDecl): RouteDecl {
+  return { ...r, endpoints: r.endpoints.map((e) => ({ ...e, allowBatch: false })) };
+}

@@ -1,0 +1,32 @@
+/** Site time: offsets and local wall-clock times in an IANA time zone, through Intl (no tz database of our own). */
+
+/** Offset from UTC in minutes of `zone` at `at`. */
+export function offsetMinutes(zone: string, at: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
+}
+
+/** The index's `gmt_offset`: hours, fractional where the zone is (5.5). */
+export function gmtOffset(zone: string, at: Date): number {
+  return offsetMinutes(zone, at) / 60;
+}
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The two legacy ID spaces. A record created here takes the next ID of its space; a record
+ * imported with its legacy ID keeps it, and the space moves past it so later IDs never collide.
+ */
+import type { Sql } from './sql.ts';
+
+export type IdSpace = 'post_id_seq' | 'term_id_seq';
+
+export async function nextId(sql: Sql, space: IdSpace): Promise<number> {
+  const [row] = await sql.query<{ id: number }>(`select nextval('${space}')::int8 as id`);
+  return row.id;
+}
+
+/** Reserves `id` (an imported legacy ID): the sequence continues after the largest one seen. */
+export async function reserveId(sql: Sql, space: IdSpace, id: number): Promise<void> {
+  await sql.query(`select setval('${space}', greatest($1::int8, (select last_value from ${space})), true)`, [id]);
+}

@@ -1,0 +1,48 @@
+/** Site options: the settings the index and the namespaces read (name, timezone, ...). */
+import type { Sql } from './sql.ts';
+
+export interface SiteOptions {
+  name: string;
+  description: string;
+  timezone: string;
+  page_for_posts: number;
+  page_on_front: number;
+  show_on_front: string;
+  date_format: string;
+  time_format: string;
+}
+
+export const defaultSiteOptions: SiteOptions = {
+  name: 'Lintel',
+  description: 'Events, and the redirects that keep old links alive',
+  timezone: 'America/New_York',
+  page_for_posts: 0,
+  page_on_front: 0,
+  show_on_front: 'posts',
+  date_format: 'F j, Y',
+  time_format: 'g:i a',
+};
+
+export class OptionsRepo {
+  constructor(private readonly sql: Sql) {}
+
+  async get<T>(name: string): Promise<T | undefined> {
+    const rows = await this.sql.query<{ value: T }>('select value from options where name = $1', [name]);
+    return rows[0]?.value;
+  }
+
+  async set(name: string, value: unknown): Promise<void> {
+    await this.sql.query(
+      'insert into options (name, value) values ($1, $2::jsonb) on conflict (name) do update set value = excluded.value',
+      [name, JSON.stringify(value)],
+    );
+  }
+
+  async site(): Promise<SiteOptions> {
+    return { ...defaultSiteOptions, ...((await this.get<Partial<SiteOptions>>('site')) ?? {}) };
+  }
+
+  async setSite(patch: Partial<SiteOptions>): Promise<void> {
+    await this.set('site', { ...(await this.site()), ...patch });
+  }
+}

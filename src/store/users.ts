@@ -1,0 +1,129 @@
+/** Users and their application passwords. */
+import type { Sql } from './sql.ts';
+import type { Role, User } from '../auth/roles.ts';
+
+export interface UserRecord extends User {
+  passwordHash: string | null;
+}
+
+export interface AppPasswordRecord {
+  uuid: string;
+  userId: number;
+  appId: string;
+  name: string;
+  hash: string;
+  createdAt: Date;
+  lastUsed: Date | null;
+  lastIp: string | null;
+}
+
+interface UserRow {
+  id: number;
+  login: string;
+  email: string;
+  display_name: string;
+  role: Role;
+  password_hash: string | null;
+}
+
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  login: r.login,
+  email: r.email,
+  displayName: r.display_name,
+  role: r.role,
+  passwordHash: r.password_hash,
+});
+
+interface AppPasswordRow {
+  uuid: string;
+  user_id: number;
+  app_id: string;
+  name: string;
+  hash: string;
+  created_at: Date;
+  last_used: Date | null;
+  last_ip: string | null;
+}
+
+const toAppPassword = (r: AppPasswordRow): AppPasswordRecord => ({
+  uuid: r.uuid,
+  userId: r.user_id,
+  appId: r.app_id,
+  name: r.name,
+  hash: r.hash,
+  createdAt: r.created_at,
+  lastUsed: r.last_used,
+  lastIp: r.last_ip,
+});
+
+export class UserRepo {
+  constructor(private readonly sql: Sql) {}
+
+  async create(u: { login: string; email: string; displayName: string; role: Role; passwordHash: string | null; id?: number }): Promise<UserRecord> {
+    const rows = await this.sql.query<UserRow>(
+      `insert into users (id, login, email, display_name, role, password_hash)
+       values (coalesce($1, nextval('users_id_seq')), $2, $3, $4, $5, $6) returning *`,
+      [u.id ?? null, u.login, u.email, u.displayName, u.role, u.passwordHash],
+    );
+    if (u.id !== undefined) await this.sql.query(`select setval('users_id_seq', greatest($1, (select last_value from users_id_seq)))`, [u.id]);
+    return toUser(rows[0]);
+  }
+
+  async byLogin(login: string): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>('select * from users where login = $1', [login]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async byEmail(email: string): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>('select * from users where lower(email) = lower($1)', [email]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async byId(id: number): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>('select * from users where id = $1', [id]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async list(): Promise<UserRecord[]> {
+    return (await this.sql.query<UserRow>('select * from users order by id')).map(toUser);
+  }
+
+  async count(): Promise<number> {
+    const [r] = await this.sql.query<{ n: number }>('select count(*)::int8 as n from users');
+    return r.n;
+  }
+
+  async setPassword(id: number, passwordHash: string): Promise<void> {
+    await this.sql.query('update users set password_hash = $2 where id = $1', [id, passwordHash]);
+  }
+
+  async addAppPassword(p: { uuid: string; userId: number; appId: string; name: string; hash: string }): Promise<AppPasswordRecord> {
+    const rows = await this.sql.query<AppPasswordRow>(
+      `insert into application_passwords (uuid, user_id, app_id, name, hash) values ($1, $2, $3, $4, $5) returning *`,
+      [p.uuid, p.userId, p.appId, p.name, p.hash],
+    );
+    return toAppPassword(rows[0]);
+  }
+
+  async appPasswords(userId: number): Promise<AppPasswordRecord[]> {
+    return (await this.sql.query<AppPasswordRow>('select * from application_passwords where user_id = $1 order by created_at', [userId])).map(toAppPassword);
+  }
+
+  async hasAnyAppPassword(): Promise<boolean> {
+    return (await this.sql.query('select 1 from application_passwords limit 1')).length > 0;
+  }
+
+  async revokeAppPassword(userId: number, uuid: string): Promise<boolean> {
+    return (await this.sql.query('delete from application_passwords where user_id = $1 and uuid = $2 returning uuid', [userId, uuid])).length > 0;
+  }
+
+  /** Usage is recorded at most once a day per password, as the legacy site does. */
+  async recordUse(uuid: string, ip: string, now: Date): Promise<void> {
+    await this.sql.query(
+      `update application_passwords set last_used = $2, last_ip = $3
+       where uuid = $1 and (last_used is null or last_used < $2::timestamptz - interval '1 day')`,
+      [uuid, now, ip],
+    );
+  }
+}
