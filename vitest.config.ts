@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// Two lanes: every suite runs on embedded PGlite; with LINTEL_TEST_DATABASE_URL set (CI sets it),
+// every suite runs again against that PostgreSQL server.
+const pgUrl = process.env.LINTEL_TEST_DATABASE_URL;
+const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'pglite', include, env: { LINTEL_TEST_DATABASE_URL: '' } } },
+      ...(pgUrl ? [{ extends: true, test: { name: 'postgres', include, env: { LINTEL_TEST_DATABASE_URL: pgUrl } } }] : []),
+    ],
+  },
+});
