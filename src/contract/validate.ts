@@ -20,19 +20,19 @@ export function compileArgs(args: ArgShape): CompiledArg[] {
   return Object.entries(args).map(([name, schema]) => ({ name, schema, json: argJsonSchema(schema), required: isRequired(schema) }));
 }
 
-/** Validates and coerces; throws the legacy 400 error. Unknown parameters pass through untouched. */
+/** Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400 error. */
 export function validateArgs(args: CompiledArg[], params: Record<string, unknown>): Record<string, unknown> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw coreErrors.missingParams(missing);
 
-  const out: Record<string, unknown> = { ...params };
+  const out: Record<string, unknown> = {};
   const errors = new Map<string, ParamError[]>();
   for (const a of args) {
     const raw = params[a.name] === null ? undefined : params[a.name];
-    const r = a.schema.safeParse(raw);
+    // reportInput: a missing nested property is told apart from a wrong value by its input.
+    const r = a.schema.safeParse(raw, { reportInput: true });
     if (r.success) {
-      if (r.data === undefined) delete out[a.name];
-      else out[a.name] = r.data;
+      if (r.data !== undefined) out[a.name] = r.data;
     } else {
       errors.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
     }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { toBoolean, toInteger, toList, toObject } from './coerce.ts';
+
+describe('WordPress coercion', () => {
+  it('accepts integers written as PHP numeric strings, and nothing fractional', () => {
+    expect(toInteger('5')).toBe(5);
+    expect(toInteger(' 5')).toBe(5);
+    expect(toInteger('5.0')).toBe(5);
+    expect(toInteger('1e3')).toBe(1000);
+    expect(toInteger('5.5')).toBe('5.5');
+    expect(toInteger('abc')).toBe('abc');
+    expect(toInteger('')).toBe('');
+  });
+
+  it('accepts booleans only from true/false/1/0', () => {
+    expect(toBoolean('TRUE')).toBe(true);
+    expect(toBoolean('0')).toBe(false);
+    expect(toBoolean(1)).toBe(true);
+    expect(toBoolean('yes')).toBe('yes');
+    expect(toBoolean('')).toBe('');
+  });
+
+  it('splits lists on commas and white space, dropping empties', () => {
+    expect(toList('a,b c,,')).toEqual(['a', 'b', 'c']);
+    expect(toList('')).toEqual([]);
+    expect(toList({ 0: 'x', 1: 'y' })).toEqual(['x', 'y']);
+    expect(toList({ k: 'x' })).toEqual({ k: 'x' });
+  });
+
+  it('reads the empty string as an empty object', () => {
+    expect(toObject('')).toEqual({});
+  });
+});

@@ -1,0 +1,50 @@
+/** A small namespace declared only for tests of the contract layer: its handlers echo their arguments. */
+import { arg, item } from '../../src/contract/args.ts';
+import { needs, publicAccess } from '../../src/contract/permission.ts';
+import { endpoint, route, type RouteDecl } from '../../src/contract/route.ts';
+import type { Mappings } from '../../src/mappings.ts';
+import { translators } from '../../src/namespaces/index.ts';
+
+export const ECHO = 'echo/v1';
+
+const listArgs = {
+  per_page: arg.integer({ description: 'Items per page', default: 10, minimum: 1, maximum: 100 }),
+  flag: arg.boolean(),
+  ids: arg.array(item.integer()),
+  since: arg.string({ format: 'date-time' }),
+  kind: arg.enum(['a', 'b', 'c']),
+  filter: arg.object(null),
+};
+
+export function echoRoutes(): RouteDecl[] {
+  return [
+    route(
+      ECHO,
+      `/${ECHO}/items`,
+      endpoint({ methods: ['GET'], args: listArgs, permission: publicAccess, handler: (_ctx, args) => ({ body: args }) }),
+      endpoint({
+        methods: ['POST'],
+        args: { title: arg.string({ required: true }), count: arg.integer() },
+        permission: needs('edit_posts'),
+        allowBatch: true,
+        handler: (_ctx, args) => ({ status: 201, body: args, headers: { 'X-Echo': 'created' } }),
+      }),
+    ),
+    route(
+      ECHO,
+      `/${ECHO}/items/(?P<id>\\d+)`,
+      endpoint({
+        methods: ['GET', 'DELETE'],
+        args: { id: arg.integer({ required: true }) },
+        permission: publicAccess,
+        handler: (ctx, args) => ({ body: { id: args.id, method: ctx.method } }),
+      }),
+    ),
+  ];
+}
+
+/** Registers the echo namespace for a test app. */
+export function withEcho(m: Mappings): Mappings {
+  translators[ECHO] = echoRoutes;
+  return { ...m, namespaces: { ...m.namespaces, [ECHO]: { mode: 'translate', aliases: ['legacy-echo/v1'], batch: true } } };
+}

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
+import { withEcho } from './echo-namespace.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await testApp({ mappings: withEcho, env: { LINTEL_BODY_LIMIT: '2048' } });
+});
+afterAll(() => app.close());
+
+const req = (method: string, url: string, opts: { headers?: Record<string, string>; payload?: string | object } = {}) =>
+  app.server.inject({ method: method as 'GET', url, headers: opts.headers, payload: opts.payload });
+const get = (url: string) => req('GET', url);
+
+describe('coercion', () => {
+  it('turns numeric strings into integers, true/false/1/0 into booleans, CSV and repeated keys into arrays', async () => {
+    const r = await get('/wp-json/echo/v1/items?per_page=5&flag=0&ids=1,2%203&since=2024-01-15%2014:30:00&kind=b');
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({ per_page: 5, flag: false, ids: [1, 2, 3], since: '2024-01-15 14:30:00', kind: 'b' });
+    expect((await get('/wp-json/echo/v1/items?ids[]=4&ids[]=5')).json().ids).toEqual([4, 5]);
+    expect((await get('/wp-json/echo/v1/items?ids=4&ids=5')).json().ids).toEqual([4, 5]);
+    expect((await get('/wp-json/echo/v1/items?flag=TRUE')).json().flag).toBe(true);
+  });
+
+  it('applies defaults and takes the last value of a repeated scalar', async () => {
+    expect((await get('/wp-json/echo/v1/items')).json()).toEqual({ per_page: 10 });
+    expect((await get('/wp-json/echo/v1/items?per_page=3&per_page=4')).json().per_page).toBe(4);
+  });
+});
+
+describe('validation errors', () => {
+  it('reports a wrong type with rest_invalid_type inside rest_invalid_param', async () => {
+    const r = await get('/wp-json/echo/v1/items?flag=yes');
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): flag',
+      data: {
+        status: 400,
+        params: { flag: 'flag is not of type boolean.' },
+        details: { flag: { code: 'rest_invalid_type', message: 'flag is not of type boolean.', data: { param: 'flag' } } },
+      },
+    });
+  });
+
+  it('reports bounds, enums, array items and dates with the legacy messages', async () => {
+    const bounds = (await get('/wp-json/echo/v1/items?per_page=500')).json();
+    expect(bounds.data.params.per_page).toBe('per_page must be between 1 (inclusive) and 100 (inclusive)');
+    expect(bounds.data.details.per_page.code).toBe('rest_out_of_bounds');
+    expect((await get('/wp-json/echo/v1/items?kind=z')).json().data.params.kind).toBe('kind is not one of a, b, and c.');
+    expect((await get('/wp-json/echo/v1/items?ids=1,x')).json().data.params.ids).toBe('ids[1] is not of type integer.');
+    const date = (await get('/wp-json/echo/v1/items?since=2024-01-15')).json();
+    expect(date.data.details.since).toEqual({ code: 'rest_invalid_date', message: 'Invalid date.', data: null });
+  });
+
+  it('lists every invalid parameter at once', async () => {
+    const r = (await get('/wp-json/echo/v1/items?flag=yes&kind=z')).json();
+    expect(r.message).toBe('Invalid parameter(s): flag, kind');
+    expect(Object.keys(r.data.params)).toEqual(['flag', 'kind']);
+  });
+
+  it('reports missing parameters before invalid ones, and both before permission', async () => {
+    const anon = await req('POST', '/wp-json/echo/v1/items', { payload: { count: 'x' } });
+    expect(anon.statusCode).toBe(400);
+    expect(anon.json()).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): title', data: { status: 400, params: ['title'] } });
+    const invalid = await req('POST', '/wp-json/echo/v1/items', { payload: { title: 'T', count: 'x' } });
+    expect(invalid.json().code).toBe('rest_invalid_param');
+    const valid = await req('POST', '/wp-json/echo/v1/items', { payload: { title: 'T' } });
+    expect(valid.statusCode).toBe(401);
+    expect(valid.json()).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+    const subscriber = await req('POST', '/wp-json/echo/v1/items', { payload: { title: 'T' }, headers: { authorization: await app.auth('subscriber') } });
+    expect(subscriber.statusCode).toBe(403);
+  });
+
+  it('reports a bad JSON body after routing, and an unknown route first', async () => {
+    const bad = await req('POST', '/wp-json/echo/v1/items', { payload: '{"title":', headers: { 'content-type': 'application/json' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('rest_invalid_json');
+    const noRoute = await req('POST', '/wp-json/echo/v1/nothing', { payload: '{', headers: { 'content-type': 'application/json' } });
+    expect(noRoute.json().code).toBe('rest_no_route');
+  });
+
+  it('answers a body over the limit with 413, never a stack trace', async () => {
+    const r = await req('POST', '/wp-json/echo/v1/items', { payload: { title: 'x'.repeat(4096) } });
+    expect(r.statusCode).toBe(413);
+    expect(r.json().code).toBe('rest_request_too_large');
+    expect(r.body).not.toContain('at ');
+  });
+});
+
+describe('parameter precedence', () => {
+  it('takes JSON over form over query over path', async () => {
+    const editor = await app.auth('editor');
+    const json = await req('POST', '/wp-json/echo/v1/items?title=query', { payload: { title: 'json' }, headers: { authorization: editor } });
+    expect(json.json().title).toBe('json');
+    const form = await req('POST', '/wp-json/echo/v1/items?title=query', {
+      payload: 'title=form&count=3',
+      headers: { authorization: editor, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.json()).toEqual({ title: 'form', count: 3 });
+    expect((await get('/wp-json/echo/v1/items/5?id=7')).json().id).toBe(7);
+  });
+});
+
+describe('request forms', () => {
+  it('routes case-insensitively, with a trailing slash, by rest_route, under a locale and an alias', async () => {
+    for (const url of ['/wp-json/ECHO/V1/items/3', '/wp-json/echo/v1/items/3/', '/?rest_route=/echo/v1/items/3', '/de/wp-json/echo/v1/items/3', '/wp-json/legacy-echo/v1/items/3']) {
+      expect((await get(url)).json(), url).toEqual({ id: 3, method: 'GET' });
+    }
+  });
+
+  it('honours _method and X-HTTP-Method-Override', async () => {
+    expect((await req('POST', '/wp-json/echo/v1/items/3?_method=DELETE')).json().method).toBe('DELETE');
+    expect((await req('POST', '/wp-json/echo/v1/items/3', { headers: { 'x-http-method-override': 'delete' } })).json().method).toBe('DELETE');
+  });
+
+  it('wraps in an envelope with _envelope and keeps only _fields', async () => {
+    const editor = await app.auth('editor');
+    const env = await req('POST', '/wp-json/echo/v1/items?_envelope', { payload: { title: 'T' }, headers: { authorization: editor } });
+    expect(env.statusCode).toBe(200);
+    expect(env.json()).toEqual({ body: { title: 'T' }, status: 201, headers: { 'X-Echo': 'created', Allow: 'GET, POST' } });
+    expect((await get('/wp-json/echo/v1/items?per_page=2&flag=1&_fields=flag')).json()).toEqual({ flag: true });
+    expect((await get('/wp-json/?_fields=name,authentication.application-passwords')).json()).toEqual({
+      name: 'Lintel',
+      authentication: { 'application-passwords': { endpoints: { authorization: `${TEST_BASE}/wp-admin/authorize-application.php` } } },
+    });
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const r = await req('HEAD', '/wp-json/echo/v1/items');
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toBe('');
+    expect(r.headers.allow).toBe('GET');
+  });
+
+  it('answers OPTIONS from the declaration, without checking permissions', async () => {
+    const r = await req('OPTIONS', '/wp-json/echo/v1/items');
+    expect(r.statusCode).toBe(200);
+    const body = r.json();
+    expect(body.methods).toEqual(['GET', 'POST']);
+    expect(body.endpoints[0].args.per_page).toEqual({ description: 'Items per page', default: 10, type: 'integer', minimum: 1, maximum: 100, required: false });
+    expect(body.endpoints[1].allow_batch).toEqual({ v1: true });
+    expect(body.endpoints[1].args.title).toEqual({ type: 'string', required: true });
+    expect((await req('OPTIONS', '/wp-json/nowhere')).json()).toEqual([]);
+  });
+
+  it('shows the declared namespace in its own index and the site index', async () => {
+    const ns = (await get('/wp-json/echo/v1')).json();
+    expect(ns.namespace).toBe('echo/v1');
+    expect(Object.keys(ns.routes)).toEqual(['/echo/v1', '/echo/v1/items', '/echo/v1/items/(?P<id>\\d+)']);
+    expect(ns.routes['/echo/v1/items/(?P<id>\\d+)']._links).toBeUndefined();
+    expect(ns.routes['/echo/v1/items']._links).toEqual({ self: [{ href: `${TEST_BASE}/wp-json/echo/v1/items` }] });
+    expect((await get('/wp-json/echo/v1?namespace=zz')).json().code).toBe('rest_invalid_namespace');
+    const index = (await get('/wp-json/')).json();
+    expect(index.namespaces).toEqual(expect.arrayContaining(['echo/v1', 'legacy-echo/v1']));
+  });
+});
