@@ -65,10 +65,18 @@ export function describeArgs(args: ArgShape): Record<string, JsonSchema> | [] {
   return out;
 }
 
+// Descriptors depend only on the declaration, so each endpoint is described once (the index is
+// requested often and has hundreds of arguments).
+const described = new WeakMap<Endpoint, JsonSchema>();
+
 export function describeEndpoint(e: Endpoint): JsonSchema {
-  const d: JsonSchema = { methods: [...e.methods] };
-  if (e.allowBatch) d.allow_batch = { v1: true };
-  d.args = describeArgs(e.args);
+  let d = described.get(e);
+  if (!d) {
+    d = { methods: [...e.methods] };
+    if (e.allowBatch) d.allow_batch = { v1: true };
+    d.args = describeArgs(e.args);
+    described.set(e, d);
+  }
   return d;
 }
 
