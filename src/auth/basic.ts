@@ -35,15 +35,17 @@ export interface BasicAuthDeps {
 export async function authenticate(deps: BasicAuthDeps, header: string | undefined, ip: string): Promise<User | null> {
   const creds = parseBasic(header);
   if (!creds) return null;
-  if (!(await deps.store.users.hasAnyAppPassword())) return null;
   const wait = deps.throttle.blockedFor(ip, creds.login);
   if (wait) throw errors.throttled(wait);
-  const user = (await deps.store.users.byLogin(creds.login)) ?? (creds.login.includes('@') ? await deps.store.users.byEmail(creds.login) : null);
-  if (!user) {
+  const match = await deps.store.users.withAppPasswords(creds.login);
+  if (!match) {
+    if (!(await deps.store.users.hasAnyAppPassword())) return null;
     deps.throttle.fail(ip, creds.login);
     throw creds.login.includes('@') ? errors.invalidEmail() : errors.invalidUsername();
   }
-  const passwords = await deps.store.users.appPasswords(user.id);
+  const { user, passwords } = match;
+  // Basic credentials are ignored until the site has an application password, as on the legacy site.
+  if (passwords.length === 0 && !(await deps.store.users.hasAnyAppPassword())) return null;
   // Check every stored password, so the time taken does not depend on which one matched.
   let found: (typeof passwords)[number] | undefined;
   for (const p of passwords) if (matches(p, creds.password) && !found) found = p;
@@ -52,7 +54,9 @@ export async function authenticate(deps: BasicAuthDeps, header: string | undefin
     throw errors.incorrectPassword();
   }
   deps.throttle.succeed(ip, creds.login);
-  await deps.store.users.recordUse(found.uuid, ip, deps.clock.now());
+  // Usage is recorded at most once a day, so most requests write nothing.
+  const now = deps.clock.now();
+  if (!found.lastUsed || now.getTime() - found.lastUsed.getTime() > 86_400_000) await deps.store.users.recordUse(found.uuid, ip, now);
   const { passwordHash: _, ...plain } = user;
   return plain;
 }

@@ -23,8 +23,28 @@ export const defaultSiteOptions: SiteOptions = {
   time_format: 'g:i a',
 };
 
+/**
+ * The site options are read on most requests and change rarely: they are kept for a few seconds
+ * per process (a write here refreshes them at once; other replicas see it within the TTL).
+ */
+export class SiteOptionsCache {
+  private value: SiteOptions | null = null;
+  private at = 0;
+  constructor(private readonly ttlMs = 5000) {}
+  get(): SiteOptions | null {
+    return this.value && Date.now() - this.at < this.ttlMs ? this.value : null;
+  }
+  put(v: SiteOptions | null): void {
+    this.value = v;
+    this.at = Date.now();
+  }
+}
+
 export class OptionsRepo {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly cache: SiteOptionsCache = new SiteOptionsCache(0),
+  ) {}
 
   async get<T>(name: string): Promise<T | undefined> {
     const rows = await this.sql.query<{ value: T }>('select value from options where name = $1', [name]);
@@ -32,6 +52,7 @@ export class OptionsRepo {
   }
 
   async set(name: string, value: unknown): Promise<void> {
+    if (name === 'site') this.cache.put(null);
     await this.sql.query(
       'insert into options (name, value) values ($1, $2::jsonb) on conflict (name) do update set value = excluded.value',
       [name, JSON.stringify(value)],
@@ -39,7 +60,12 @@ export class OptionsRepo {
   }
 
   async site(): Promise<SiteOptions> {
-    return { ...defaultSiteOptions, ...((await this.get<Partial<SiteOptions>>('site')) ?? {}) };
+    // Inside a transaction the cache is not used: the transaction may have changed the options.
+    const cached = this.sql.inTransaction ? null : this.cache.get();
+    if (cached) return cached;
+    const site = { ...defaultSiteOptions, ...((await this.get<Partial<SiteOptions>>('site')) ?? {}) };
+    if (!this.sql.inTransaction) this.cache.put(site);
+    return site;
   }
 
   async setSite(patch: Partial<SiteOptions>): Promise<void> {

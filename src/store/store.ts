@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import { migrate } from './migrate.ts';
-import { OptionsRepo } from './options.ts';
+import { OptionsRepo, SiteOptionsCache } from './options.ts';
 import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
 import { UserRepo } from './users.ts';
 import path from 'node:path';
@@ -19,13 +19,18 @@ export interface Store {
   readonly sql: Sql;
 }
 
-export function storeOn(sql: Sql): Store {
+/** Per-process caches shared by every store view of one driver (see `SiteOptionsCache`). */
+interface StoreCaches {
+  site: SiteOptionsCache;
+}
+
+export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsCache() }): Store {
   return {
     sql,
     users: new UserRepo(sql),
-    options: new OptionsRepo(sql),
+    options: new OptionsRepo(sql, caches.site),
     inTransaction: sql.inTransaction,
-    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx))),
+    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };
 }
 

@@ -110,6 +110,19 @@ export class UserRepo {
     return (await this.sql.query<AppPasswordRow>('select * from application_passwords where user_id = $1 order by created_at', [userId])).map(toAppPassword);
   }
 
+  /** The user (by login, or by email when `login` looks like one) with all their application passwords, in one query. */
+  async withAppPasswords(login: string): Promise<{ user: UserRecord; passwords: AppPasswordRecord[] } | null> {
+    const rows = await this.sql.query<UserRow & { passwords: AppPasswordRow[] | null }>(
+      `select u.*, (select json_agg(p order by p.created_at) from application_passwords p where p.user_id = u.id) as passwords
+       from users u where u.login = $1 or ($2 and lower(u.email) = lower($1))
+       order by (u.login = $1) desc limit 1`,
+      [login, login.includes('@')],
+    );
+    if (!rows[0]) return null;
+    const passwords = (rows[0].passwords ?? []).map((p) => toAppPassword({ ...p, created_at: new Date(p.created_at), last_used: p.last_used ? new Date(p.last_used) : null }));
+    return { user: toUser(rows[0]), passwords };
+  }
+
   async hasAnyAppPassword(): Promise<boolean> {
     return (await this.sql.query('select 1 from application_passwords limit 1')).length > 0;
   }
