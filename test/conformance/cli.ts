@@ -33,7 +33,10 @@ const report = await runConformance({
   },
 });
 
-const groups = countByGroup(report.outcomes);
+// Lintel's own namespaces first, then the ones it forwards or does not serve.
+const ORDER = ['core', 'calendar/events/v1', 'redirection/v1', 'batch/v1', 'oembed/1.0', 'site'];
+const rank = (g: string) => (ORDER.includes(g) ? ORDER.indexOf(g) : ORDER.length);
+const groups = new Map([...countByGroup(report.outcomes)].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)));
 const total = { matched: 0, differ: 0, deviation: 0, 'not served': 0 };
 const rows = [...groups].map(([g, c]) => {
   for (const v of VERDICTS) total[v] += c[v];
@@ -44,7 +47,7 @@ console.log(table(['namespace', ...VERDICTS], [...rows, ['total', ...VERDICTS.ma
 
 const idx = countIndexRoutes(report.indexRoutes);
 console.log('\nSite index: recorded routes of the served namespaces (methods and args)\n');
-console.log(table(['namespace', 'matched', 'differ'], [...idx].map(([g, c]) => [g, c.matched, c.differ])));
+console.log(table(['namespace', 'matched', 'differ'], [...idx].sort(([a], [b]) => rank(a) - rank(b)).map(([g, c]) => [g, c.matched, c.differ])));
 const keysSame = JSON.stringify(report.indexKeys.expected) === JSON.stringify(report.indexKeys.actual);
 console.log(`\nSite index top-level keys: ${keysSame ? 'as recorded' : `differ: ${report.indexKeys.actual.join(', ')}`}`);
 if (opts.verbose) {
