@@ -30,9 +30,11 @@ async function withStore<T>(fn: (store: OpenStore) => Promise<T>): Promise<T> {
   }
 }
 
+/** A refusal the user should read: printed without a stack, exit code 1, after the store is closed. */
+class CliError extends Error {}
+
 function fail(message: string): never {
-  process.stderr.write(`lintel: ${message}\n`);
-  process.exit(1);
+  throw new CliError(message);
 }
 
 const program = new Command('lintel').description('A gateway that serves a legacy content site\'s JSON API from PostgreSQL.');
@@ -47,7 +49,9 @@ program
     const { server } = await buildApp({ config: cfg, store });
     if (cfg.demoData) await seedDemoOnce(store, clock);
     const first = await ensureAdmin(store);
-    await server.listen({ port: cfg.port, host: cfg.host });
+    const address = await server.listen({ port: cfg.port, host: cfg.host });
+    // PORT=0 picks a free port: without an explicit LINTEL_BASE_URL, links follow the real one.
+    if (cfg.port === 0 && !process.env.LINTEL_BASE_URL) cfg.baseUrl = `http://localhost:${new URL(address).port}`;
     if (first) {
       // Printed once, to the terminal, never to the log.
       process.stdout.write(
@@ -64,12 +68,19 @@ program
     }
     let closing = false;
     const shutdown = async (signal: string) => {
-      if (closing) return;
+      // A second signal while draining means "now".
+      if (closing) process.exit(1);
       closing = true;
       server.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      await server.close();
-      await store.close();
-      process.exit(0);
+      try {
+        await server.close();
+        await store.close();
+        server.log.info('shut down');
+        process.exit(0);
+      } catch (err) {
+        server.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      }
     };
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
     process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -87,6 +98,7 @@ user
   .action(async (o: { login: string; email: string; role: (typeof roles)[number]; displayName?: string; password?: string }) => {
     await withStore(async (store) => {
       if (await store.users.byLogin(o.login)) fail(`user ${o.login} already exists`);
+      if (await store.users.byEmail(o.email)) fail(`a user with the email ${o.email} already exists`);
       const password = o.password ?? (await import('node:crypto')).randomBytes(12).toString('base64url');
       const u = await store.transaction((tx) =>
         hashLoginPassword(password).then((h) => tx.users.create({ login: o.login, email: o.email, displayName: o.displayName ?? o.login, role: o.role, passwordHash: h })),
@@ -148,4 +160,10 @@ program
     await withStore(async (store) => process.stdout.write(`store (${store.kind}) is up to date\n`));
   });
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (!(e instanceof CliError)) throw e;
+  process.stderr.write(`lintel: ${e.message}\n`);
+  process.exitCode = 1;
+}

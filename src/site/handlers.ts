@@ -3,12 +3,13 @@
  * authorize-application page, then (later) event pages, edge redirects and the legacy origin.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authorizePage } from '../auth/authorize-page.ts';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
 
 /** Answers the request and returns true, or returns false to let the next handler try. */
 export type SiteHandler = (req: FastifyRequest, reply: FastifyReply, pathname: string, query: Params) => Promise<boolean>;
 
-export function siteHandlers(_services: Services): SiteHandler[] {
-  return [];
+export function siteHandlers(services: Services): SiteHandler[] {
+  return [authorizePage(services)];
 }

@@ -3,6 +3,7 @@
  * `transaction`, which hands them a store whose every repository writes in one transaction.
  */
 import type { Config } from '../config.ts';
+import { AuthSessionRepo } from './auth-sessions.ts';
 import { migrate } from './migrate.ts';
 import { OptionsRepo, SiteOptionsCache } from './options.ts';
 import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
@@ -12,6 +13,7 @@ import path from 'node:path';
 export interface Store {
   readonly users: UserRepo;
   readonly options: OptionsRepo;
+  readonly authSessions: AuthSessionRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -29,6 +31,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsC
     sql,
     users: new UserRepo(sql),
     options: new OptionsRepo(sql, caches.site),
+    authSessions: new AuthSessionRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };

@@ -8,25 +8,35 @@ import { openStore, type OpenStore } from '../../src/store/store.ts';
 
 export const storeLane = process.env.LINTEL_TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-export async function testStore(): Promise<OpenStore> {
-  const url = process.env.LINTEL_TEST_DATABASE_URL;
-  if (!url) return openStore({ databaseUrl: undefined, dataDir: '', poolSize: 1 }, { inMemory: true });
+/** A new, empty database on the PostgreSQL lane's server (for tests that start Lintel as a process). */
+export async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = process.env.LINTEL_TEST_DATABASE_URL;
+  if (!server) throw new Error('throwawayDatabase needs LINTEL_TEST_DATABASE_URL');
   const name = `lintel_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(url);
+  const admin = async (statement: string) => {
+    const c = new pg.Client({ connectionString: server });
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const u = new URL(server);
   u.pathname = `/${name}`;
-  const store = await openStore({ databaseUrl: u.toString(), dataDir: '', poolSize: 4 });
+  return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+export async function testStore(): Promise<OpenStore> {
+  if (storeLane === 'pglite') return openStore({ databaseUrl: undefined, dataDir: '', poolSize: 1 }, { inMemory: true });
+  const db = await throwawayDatabase();
+  const store = await openStore({ databaseUrl: db.url, dataDir: '', poolSize: 4 });
   return {
     ...store,
     async close() {
       await store.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await db.drop();
     },
   };
 }

@@ -1,0 +1,84 @@
+/**
+ * `npm run bench [-- --duration 5 --connections 10]`: req/s and p50/p99 latency of Lintel's hot
+ * paths, each as a ratio to a bare node:http JSON server measured in the same run, on the same
+ * machine. Prints a table and writes bench/results.json.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { Command } from 'commander';
+import { measure, startLintel, type BenchContext, type Row } from './lib.ts';
+
+const cli = new Command('bench')
+  .option('--duration <s>', 'seconds per case', '5')
+  .option('--connections <n>', 'concurrent connections', '10')
+  .option('--only <text>', 'run only the case modules whose file name contains this (the built-in cases always run)')
+  .parse()
+  .opts<{ duration: string; connections: string; only?: string }>();
+const duration = Number(cli.duration);
+const connections = Number(cli.connections);
+
+async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const body = JSON.stringify({ hello: 'world' });
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const rows: Row[] = [];
+const report = (row: Row) => {
+  rows.push(row);
+  console.error(`  ${row.case}: ${Math.round(row.reqPerSec)} req/s`);
+};
+
+const bare = await bareServer();
+const baseline = await measure('node:http JSON hello (baseline)', bare.url, { duration, connections });
+await bare.close();
+report(baseline);
+
+const ctx: BenchContext = {
+  duration,
+  connections,
+  baseline,
+  startLintel,
+  measure: (name, url, opts) => measure(name, url, { ...opts, duration, connections, baseline }),
+};
+
+const lintel = await startLintel();
+try {
+  report(await ctx.measure('GET /wp-json/ (site index)', `${lintel.url}/wp-json/`));
+  // A trivial route: the oEmbed namespace index once oEmbed is registered, rest_no_route before.
+  const trivial = (await fetch(`${lintel.url}/wp-json/oembed/1.0`)).ok ? '/wp-json/oembed/1.0 (namespace index)' : '/wp-json/nothing (rest_no_route)';
+  report(await ctx.measure(`GET ${trivial}`, `${lintel.url}${trivial.split(' ')[0]}`));
+  const admin = await lintel.app.auth('administrator');
+  report(await ctx.measure('GET /wp-json/ with Basic auth', `${lintel.url}/wp-json/`, { headers: { Authorization: admin } }));
+} finally {
+  await lintel.close();
+}
+
+const here = new URL('./', import.meta.url);
+const modules = readdirSync(here)
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts' && f !== 'lib.ts')
+  .filter((f) => !cli.only || f.includes(cli.only))
+  .sort();
+for (const file of modules) {
+  const mod = (await import(new URL(file, here).href)) as { run?: (ctx: BenchContext) => Promise<Row[]> };
+  if (typeof mod.run !== 'function') continue;
+  console.error(`bench/${file}`);
+  for (const row of await mod.run(ctx)) report(row);
+}
+
+const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'non-2xx', 'errors'];
+const cells = rows.map((r) => [r.case, Math.round(r.reqPerSec), r.p50, r.p99, r.ratio.toFixed(2), r.non2xx, r.errors].map(String));
+const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ');
+console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs\n`);
+console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
+
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, connections, rows };
+writeFileSync(new URL('results.json', here), `${JSON.stringify(results, null, 2)}\n`);

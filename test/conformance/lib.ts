@@ -1,0 +1,333 @@
+/**
+ * The conformance runner: replays the recorded requests of the legacy site (fixtures/captures/)
+ * against a fresh Lintel, in the recorded order and at the recorded instants, and compares each
+ * answer with the recorded one. Whatever namespaces are registered are exercised; an unregistered
+ * route simply differs.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adjustableClock } from '../../src/clock.ts';
+import type { Mappings } from '../../src/mappings.ts';
+import { testApp, type TestApp } from '../support/app.ts';
+import { diffJson, formatDifferences, normaliseString, type Difference, type NormaliseOptions } from './diff.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CAPTURES_DIR = path.join(ROOT, 'fixtures/captures');
+export const DEVIATIONS_FILE = path.join(ROOT, 'DEVIATIONS.md');
+export const ORACLE_BASE = 'http://127.0.0.1:8088';
+const SEED_LAST = 41;
+
+export interface Capture {
+  file: string;
+  /** The three-digit number, e.g. "050". */
+  seq: string;
+  captured_at: string;
+  request: {
+    method: string;
+    path: string;
+    query_string: string;
+    body: unknown;
+    body_encoding: 'json' | 'form' | 'raw' | null;
+    auth: boolean;
+    headers: Record<string, string>;
+  };
+  response: { status: number; headers: Record<string, string>; body: string; body_json?: unknown };
+}
+
+export type Verdict = 'matched' | 'differ' | 'deviation' | 'not served';
+export const VERDICTS: Verdict[] = ['matched', 'differ', 'deviation', 'not served'];
+
+export interface Outcome {
+  capture: Capture;
+  group: string;
+  verdict: Verdict;
+  differences: Difference[];
+}
+
+export interface IndexRouteOutcome {
+  pattern: string;
+  group: string;
+  differences: Difference[];
+}
+
+export interface Report {
+  outcomes: Outcome[];
+  /** Top-level keys of the site index: recorded vs served. */
+  indexKeys: { expected: string[]; actual: string[] };
+  /** Each recorded route of a namespace Lintel serves, compared with Lintel's index entry (methods and args). */
+  indexRoutes: IndexRouteOutcome[];
+}
+
+export function loadCaptures(dir = CAPTURES_DIR): Capture[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{3}-.*\.json$/.test(f))
+    .sort()
+    .map((file) => ({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), file, seq: file.slice(0, 3) }));
+}
+
+/** Capture numbers named in the `captures` column of DEVIATIONS.md, with the deviation ids. */
+export function loadDeviations(file = DEVIATIONS_FILE): Map<string, string[]> {
+  const byCapture = new Map<string, string[]>();
+  let columns: string[] | null = null;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.startsWith('|')) {
+      columns = null;
+      continue;
+    }
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (!columns) {
+      columns = cells;
+      continue;
+    }
+    if (cells.every((c) => /^-*$/.test(c))) continue;
+    const id = cells[columns.indexOf('id')] ?? '';
+    // "all" marks an encoding-level difference that the structural comparison already ignores.
+    for (const token of (cells[columns.indexOf('captures')] ?? '').split(/[,\s]+/)) {
+      const m = /^(\d{3})(?:[-–](\d{3}))?$/.exec(token);
+      if (!m) continue;
+      for (let n = Number(m[1]); n <= Number(m[2] ?? m[1]); n++) {
+        const seq = String(n).padStart(3, '0');
+        byCapture.set(seq, [...(byCapture.get(seq) ?? []), id]);
+      }
+    }
+  }
+  return byCapture;
+}
+
+/** The namespaces Lintel answers itself: the site index and batch (core), and those mappings/ translates. */
+export function servedNamespaces(mappings: Mappings): Set<string> {
+  const translated = Object.entries(mappings.namespaces).filter(([, m]) => m.mode === 'translate').map(([ns]) => ns);
+  return new Set(['core', 'batch/v1', 'site', ...translated]);
+}
+
+/** Legacy names (aliases in mappings/) mapped to the contract's names. */
+export function aliasNames(mappings: Mappings): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [ns, m] of Object.entries(mappings.namespaces)) for (const a of m.aliases) out[a] = ns;
+  return out;
+}
+
+function restRoute(c: Capture): string | null {
+  const { path: p, query_string: qs } = c.request;
+  if (p === '/wp-json' || p.startsWith('/wp-json/')) return p.slice('/wp-json'.length) || '/';
+  const rr = new URLSearchParams(qs).get('rest_route');
+  return p === '/' && rr ? rr : null;
+}
+
+/**
+ * The table row a capture counts under: its route's namespace; the site index and rest_no_route
+ * (050, whose path merely borrows a calendar prefix) are core; pages outside the REST prefix are "site".
+ */
+export function groupOf(c: Capture, known: string[]): string {
+  const route = restRoute(c);
+  if (route === null) return 'site';
+  if (route === '/' || c.seq === '050') return 'core';
+  const ns = [...known].sort((a, b) => b.length - a.length).find((n) => route === `/${n}` || route.startsWith(`/${n}/`));
+  return ns ?? route.split('/').slice(1, 3).join('/');
+}
+
+/** Capture 029 set the event password through wp/v2, which Lintel does not serve: the contract's route does the same. */
+function requestOf(c: Capture): Capture['request'] {
+  if (c.seq !== '029') return c.request;
+  return { ...c.request, path: '/wp-json/calendar/events/v1/events/22', body: { password: 'secret' } };
+}
+
+function encodeBody(r: Capture['request']): string | undefined {
+  if (r.body === null || r.body === undefined) return undefined;
+  if (r.body_encoding === 'json') return JSON.stringify(r.body);
+  if (r.body_encoding === 'form') {
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(r.body as Record<string, unknown>)) {
+      for (const item of Array.isArray(v) ? v : [v]) form.append(k, String(item));
+    }
+    return form.toString();
+  }
+  return String(r.body);
+}
+
+interface Served {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+async function send(app: TestApp, r: Capture['request'], admin: string): Promise<Served> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.headers)) if (k.toLowerCase() !== 'authorization') headers[k] = v;
+  if (r.auth) headers.Authorization = admin;
+  const res = await app.server.inject({
+    method: r.method as 'GET',
+    url: r.path + (r.query_string ? `?${r.query_string}` : ''),
+    headers,
+    payload: encodeBody(r),
+  });
+  return { status: res.statusCode, headers: res.headers, body: res.body };
+}
+
+/** Headers clients read; the rest (Date, Host, X-Powered-By, CORS lists, ...) belong to the web server. */
+const COMPARED_HEADERS = ['Content-Type', 'Allow', 'Location', 'X-Redirect-By', 'X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages'];
+
+function recordedHeader(headers: Record<string, string>, name: string): string | undefined {
+  const k = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase());
+  return k === undefined ? undefined : headers[k];
+}
+
+function servedHeader(headers: Served['headers'], name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : String(v);
+}
+
+function headerValue(name: string, v: string | undefined, opts: NormaliseOptions): string | undefined {
+  if (v === undefined) return undefined;
+  if (name === 'Content-Type') return v.toLowerCase().replace(/\s+/g, '');
+  // The order of Allow follows registration order, which clients cannot rely on.
+  if (name === 'Allow') return v.split(',').map((m) => m.trim()).filter(Boolean).sort().join(', ');
+  return normaliseString(v, opts);
+}
+
+/** iCal stamps that carry the moment of the request or of the record's creation. */
+function normaliseText(s: string): string {
+  return s.replace(/\r\n/g, '\n').replace(/^(DTSTAMP|CREATED|LAST-MODIFIED):.*$/gm, '$1:*');
+}
+
+export function compare(c: Capture, served: Served, opts: NormaliseOptions): Difference[] {
+  const out: Difference[] = [];
+  const rec = c.response;
+  if (rec.status !== served.status) out.push({ path: 'status', expected: rec.status, actual: served.status });
+  for (const name of COMPARED_HEADERS) {
+    const expected = headerValue(name, recordedHeader(rec.headers, name), opts);
+    const actual = headerValue(name, servedHeader(served.headers, name), opts);
+    if (expected !== actual) out.push({ path: `header ${name}`, expected, actual });
+  }
+  const cc = [recordedHeader(rec.headers, 'Cache-Control') !== undefined, servedHeader(served.headers, 'Cache-Control') !== undefined];
+  if (cc[0] !== cc[1]) out.push({ path: 'header Cache-Control (presence)', expected: cc[0], actual: cc[1] });
+
+  if ('body_json' in rec) {
+    let actual: unknown;
+    try {
+      actual = JSON.parse(served.body);
+    } catch {
+      out.push({ path: '$', expected: 'a JSON body', actual: served.body.slice(0, 200) });
+      return out;
+    }
+    diffJson(rec.body_json, actual, opts, '$', out);
+    return out;
+  }
+  const type = recordedHeader(rec.headers, 'Content-Type') ?? '';
+  // HTML pages are the legacy theme's markup, not part of the contract; HEAD has no body.
+  if (c.request.method === 'HEAD' || /text\/html/i.test(type)) return out;
+  if (normaliseText(normaliseString(rec.body, opts)) !== normaliseText(normaliseString(served.body, opts))) {
+    out.push({ path: 'body (text)', expected: rec.body.slice(0, 200), actual: served.body.slice(0, 200) });
+  }
+  return out;
+}
+
+function indexGroup(pattern: string, namespace: string): string {
+  if (namespace !== '') return namespace;
+  return pattern === '/' ? 'core' : pattern.replace(/^\//, '');
+}
+
+type IndexBody = { routes?: Record<string, { namespace: string; methods: unknown; endpoints?: { methods: unknown; args: unknown }[] }> };
+
+/** Methods and argument descriptors of each recorded route in a namespace Lintel serves. */
+export function compareIndex(recorded: IndexBody, served: IndexBody, namespaces: Set<string>, opts: NormaliseOptions): IndexRouteOutcome[] {
+  const out: IndexRouteOutcome[] = [];
+  const shape = (e: NonNullable<IndexBody['routes']>[string] | undefined) =>
+    e && { methods: e.methods, endpoints: (e.endpoints ?? []).map((x) => ({ methods: x.methods, args: x.args })) };
+  for (const [pattern, entry] of Object.entries(recorded.routes ?? {})) {
+    const group = indexGroup(pattern, entry.namespace);
+    if (!namespaces.has(group)) continue;
+    out.push({ pattern, group, differences: diffJson(shape(entry), shape(served.routes?.[pattern]), opts) });
+  }
+  return out;
+}
+
+export interface RunOptions {
+  captures?: Capture[];
+  deviations?: Map<string, string[]>;
+  /** Called after each capture (progress output). */
+  onOutcome?: (o: Outcome) => void;
+}
+
+export async function runConformance(opts: RunOptions = {}): Promise<Report> {
+  const captures = opts.captures ?? loadCaptures();
+  const deviations = opts.deviations ?? loadDeviations();
+  const seeds = captures.filter((c) => Number(c.seq) <= SEED_LAST);
+  const rest = captures.filter((c) => Number(c.seq) > SEED_LAST);
+  const app = await testApp({ env: { LINTEL_BASE_URL: ORACLE_BASE, LINTEL_CLOCK: captures[0].captured_at } });
+  try {
+    // buildApp pins its clock from the config; every part shares that one object, so moving it moves them all.
+    const clock = adjustableClock(captures[0].captured_at);
+    Object.assign(app.services.clock, { now: () => clock.now() });
+    await app.store.options.setSite({ name: 'Oracle Site', description: 'Reference oracle', timezone: 'America/New_York' });
+    const admin = await app.auth('administrator');
+    const served = servedNamespaces(app.services.mappings);
+    const known = [...Object.keys(app.services.mappings.namespaces), 'batch/v1', 'oembed/1.0', 'wp/v2'];
+    const norm: NormaliseOptions = { aliases: aliasNames(app.services.mappings) };
+
+    const outcomes: Outcome[] = [];
+    let index: { recorded: IndexBody; served: IndexBody } | null = null;
+    for (const c of [...seeds, ...rest]) {
+      const group = c.seq === '029' ? 'calendar/events/v1' : groupOf(c, known);
+      let outcome: Outcome;
+      if (!served.has(group)) {
+        outcome = { capture: c, group, verdict: 'not served', differences: [] };
+      } else {
+        clock.set(c.captured_at);
+        const res = await send(app, requestOf(c), admin);
+        if (c.seq === '042') index = { recorded: c.response.body_json as IndexBody, served: safeJson(res.body) as IndexBody };
+        // 029's recorded answer is a wp/v2 post: only the status says whether the password was set.
+        const differences = c.seq === '029' ? (res.status === 200 ? [] : [{ path: 'status', expected: 200, actual: res.status }]) : compare(c, res, norm);
+        const verdict: Verdict = differences.length === 0 ? 'matched' : deviations.has(c.seq) ? 'deviation' : 'differ';
+        outcome = { capture: c, group, verdict, differences };
+      }
+      outcomes.push(outcome);
+      opts.onOutcome?.(outcome);
+    }
+    const recordedIndex = (captures.find((c) => c.seq === '042')?.response.body_json ?? {}) as Record<string, unknown>;
+    const servedIndex = (index?.served ?? {}) as Record<string, unknown>;
+    return {
+      outcomes,
+      indexKeys: { expected: Object.keys(recordedIndex), actual: Object.keys(servedIndex) },
+      indexRoutes: compareIndex(recordedIndex, servedIndex, served, norm),
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return {};
+  }
+}
+
+export type Counts = Record<Verdict, number>;
+
+/** Per namespace: how many captures matched, differed, differed as a listed deviation, or were not served. */
+export function countByGroup(outcomes: Outcome[]): Map<string, Counts> {
+  const table = new Map<string, Counts>();
+  for (const o of outcomes) {
+    const row = table.get(o.group) ?? { matched: 0, differ: 0, deviation: 0, 'not served': 0 };
+    row[o.verdict]++;
+    table.set(o.group, row);
+  }
+  return table;
+}
+
+/** Per namespace: recorded index routes whose methods and args Lintel's index reproduces. */
+export function countIndexRoutes(routes: IndexRouteOutcome[]): Map<string, { matched: number; differ: number }> {
+  const table = new Map<string, { matched: number; differ: number }>();
+  for (const r of routes) {
+    const row = table.get(r.group) ?? { matched: 0, differ: 0 };
+    if (r.differences.length === 0) row.matched++;
+    else row.differ++;
+    table.set(r.group, row);
+  }
+  return table;
+}
+
+export { formatDifferences };

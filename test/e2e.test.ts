@@ -1,0 +1,92 @@
+/**
+ * Lintel started as users start it (`node bin/lintel.js serve`), on a fresh store with demo data:
+ * first-start credentials, the API, health checks, and a graceful SIGTERM.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listening, sandbox, type Sandbox } from './support/process.ts';
+
+let box: Sandbox;
+beforeAll(async () => {
+  box = await sandbox({ PORT: '0', LINTEL_LOG_LEVEL: 'info' });
+});
+afterAll(() => box.remove());
+
+const basic = (login: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` });
+
+/** A POST whose body arrives in two parts: the request is in flight until `finish()`. */
+function slowPost(address: string, path: string) {
+  const body = JSON.stringify({ padding: 'x'.repeat(2000) });
+  const req = request(`${address}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, 1000));
+  return { response, finish: () => req.end(body.slice(1000)) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('lintel serve, end to end', { timeout: 180_000 }, () => {
+  it('prints the admin credentials once, serves the API and health checks, and drains on SIGTERM', async () => {
+    const server = box.start(['serve']);
+    const address = await listening(server);
+    const out = server.stdout();
+    const loginPassword = out.match(/^ {2}login password: +(\S+)/m)?.[1];
+    const appPassword = out.match(/^ {2}application password: (([a-zA-Z0-9]{4} ){5}[a-zA-Z0-9]{4})$/m)?.[1];
+    expect(out).toMatch(/^ {2}user: +admin$/m);
+    expect(loginPassword).toBeDefined();
+    expect(appPassword).toBeDefined();
+    expect(out).toContain(`curl -u 'admin:${appPassword}' ${address.replace('127.0.0.1', 'localhost')}/wp-json/`);
+
+    const index = await fetch(`${address}/wp-json/`);
+    expect(index.status).toBe(200);
+    const body = (await index.json()) as { url: string; routes: Record<string, unknown> };
+    expect(body.url).toBe(address.replace('127.0.0.1', 'localhost'));
+    expect(body.routes['/']).toBeDefined();
+    expect((await fetch(`${address}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${address}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready' });
+
+    const authed = await fetch(`${address}/wp-json/`, { headers: basic('admin', appPassword!) });
+    expect(authed.status).toBe(200);
+    expect(authed.headers.get('cache-control')).toContain('no-store'); // answered as the administrator
+    expect((await fetch(`${address}/wp-json/`, { headers: basic('admin', loginPassword!) })).status).toBe(401);
+
+    // SIGTERM with requests in flight: they are answered, then the process exits 0.
+    const slow = slowPost(address, '/wp-json/');
+    const many = Array.from({ length: 20 }, () => fetch(`${address}/wp-json/`).then((r) => r.status));
+    await sleep(500);
+    server.child.kill('SIGTERM');
+    await sleep(500);
+    slow.finish();
+    const answered = await slow.response;
+    expect(answered.status).toBe(404); // the index takes GET only: a complete JSON answer, not a reset
+    expect(JSON.parse(answered.body)).toMatchObject({ code: 'rest_no_route' });
+    expect(await Promise.all(many)).toEqual(Array(20).fill(200));
+    expect(await server.exited).toBe(0);
+    await expect(fetch(`${address}/healthz`)).rejects.toThrow();
+
+    // The log is JSON lines, and no secret is in it.
+    const log = server.stdout().split('\n').filter((l) => l.startsWith('{'));
+    expect(log.length).toBeGreaterThan(5);
+    const secrets = [loginPassword!, appPassword!, appPassword!.replace(/ /g, '')];
+    for (const line of [...log, server.stderr()]) for (const s of secrets) expect(line).not.toContain(s);
+    expect(log.map((l) => JSON.parse(l).msg)).toContain('shut down');
+
+    // A second start on the same store creates nothing and prints no credentials.
+    const again = box.start(['serve']);
+    const second = await listening(again);
+    expect(again.stdout()).not.toContain('application password');
+    expect((await fetch(`${second}/wp-json/`, { headers: basic('admin', appPassword!) })).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Lintel as a child process, started the way users start it (`node bin/lintel.js ...`), on a
+ * throwaway store: a PGlite folder, or in the PostgreSQL lane a throwaway database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { storeLane, throwawayDatabase } from './store.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = path.join(ROOT, 'bin/lintel.js');
+
+export interface Sandbox {
+  env: Record<string, string>;
+  /** Runs a command to completion. */
+  run(args: string[], extraEnv?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Starts a long-running command; `output()` is everything it printed so far. */
+  start(args: string[], extraEnv?: Record<string, string>): { child: ChildProcess; stdout(): string; stderr(): string; exited: Promise<number | null> };
+  remove(): Promise<void>;
+}
+
+export async function sandbox(extra: Record<string, string> = {}): Promise<Sandbox> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lintel-'));
+  const db = storeLane === 'postgres' ? await throwawayDatabase() : null;
+  // Only what Lintel needs: nothing of the test runner's own environment leaks into the process.
+  const env: Record<string, string> = {
+    PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME ?? dir,
+    LINTEL_DATA_DIR: dir,
+    HOST: '127.0.0.1',
+    ...(db ? { DATABASE_URL: db.url } : {}),
+    ...extra,
+  };
+  const start = (args: string[], extraEnv: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, stdout: () => out, stderr: () => err, exited };
+  };
+  return {
+    env,
+    start,
+    async run(args, extraEnv) {
+      const p = start(args, extraEnv);
+      const code = await p.exited;
+      return { code, stdout: p.stdout(), stderr: p.stderr() };
+    },
+    async remove() {
+      await db?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits for a started server's "Server listening" log line and returns its address. */
+export async function listening(proc: ReturnType<Sandbox['start']>, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const line of proc.stdout().split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const entry = JSON.parse(line) as { msg?: string };
+      const m = entry.msg?.match(/^Server listening at (http:\/\/127\.0\.0\.1:\d+)$/);
+      if (m) return m[1];
+    }
+    if (proc.child.exitCode !== null) throw new Error(`lintel exited (${proc.child.exitCode}) before listening:\n${proc.stdout()}\n${proc.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`lintel did not start listening:\n${proc.stdout()}\n${proc.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
