@@ -17,6 +17,11 @@ export interface RestContext {
   route: string;
   /** The query string parameters as sent (for `rest_url`-style links that echo them). */
   query: Record<string, unknown>;
+  /**
+   * Every parameter as merged from the request (JSON, form, query, path), before validation. Legacy
+   * handlers that read undeclared parameters (a redirect's whole body, flat settings) take them from here.
+   */
+  params: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
   ip: string;
   /** Uploaded files of a multipart request, by field name. */

@@ -18,7 +18,7 @@ export interface RestCall {
   query: Params;
   body: RestBody;
   /** The parts of a context that do not depend on the matched route. */
-  ctx: Omit<RestContext, 'method' | 'route' | 'query' | 'files'>;
+  ctx: Omit<RestContext, 'method' | 'route' | 'query' | 'params' | 'files'>;
 }
 
 export interface Plan {
@@ -46,7 +46,7 @@ export function plan(table: RouteTable, call: RestCall): Plan {
   if (call.body.json && !call.body.json.ok) throw coreErrors.invalidJson(call.body.json.error);
   const params = mergeParams(call.body, method, call.query, match.urlParams);
   const args = validateArgs(match.endpoint.args, params);
-  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, files: call.body.files };
+  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
   return { route: match.route, endpoint: match.endpoint, args, ctx };
 }
 
