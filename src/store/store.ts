@@ -5,6 +5,7 @@
 import type { Config } from '../config.ts';
 import { migrate } from './migrate.ts';
 import { OptionsRepo } from './options.ts';
+import { RedirectionRepo } from './redirection.ts';
 import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
 import { UserRepo } from './users.ts';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import path from 'node:path';
 export interface Store {
   readonly users: UserRepo;
   readonly options: OptionsRepo;
+  readonly redirection: RedirectionRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -24,6 +26,7 @@ export function storeOn(sql: Sql): Store {
     sql,
     users: new UserRepo(sql),
     options: new OptionsRepo(sql),
+    redirection: new RedirectionRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx))),
   };
