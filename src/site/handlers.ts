@@ -5,10 +5,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
+import { edgeFor } from '../edge/handler.ts';
 
 /** Answers the request and returns true, or returns false to let the next handler try. */
 export type SiteHandler = (req: FastifyRequest, reply: FastifyReply, pathname: string, query: Params) => Promise<boolean>;
 
-export function siteHandlers(_services: Services): SiteHandler[] {
-  return [];
+export function siteHandlers(services: Services): SiteHandler[] {
+  // The redirect edge answers every request that reaches it (a redirect, or a logged 404): it is last.
+  return [edgeFor(services).handler];
 }
