@@ -32,6 +32,8 @@ function csvRows(text: string, delimiter: string): string[][] {
 }
 
 function csvRedirect(row: string[]): ImportedRedirect | null {
+  // A row needs a source and a target column (the target may be empty, for an error code).
+  if (row.length < 2) return null;
   const [rawSource = '', rawTarget = '', regex, code, type, hits, title, status] = row.map((c) => unneutralise(c.trim()));
   const source = rawSource;
   if (source === '' || source === rawTarget) return null;
