@@ -4,7 +4,9 @@
  */
 import type { RouteDecl } from '../contract/route.ts';
 import type { Services } from '../services.ts';
+import { redirectionRoutes } from './redirection/index.ts';
 
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 
 export const translators: Record<string, NamespaceFactory> = {};
+translators['redirection/v1'] = redirectionRoutes;

@@ -41,7 +41,6 @@ export const defaultRedirectionSettings: RedirectionSettings = {
   log_header: false,
   track_hits: true,
   modules: {},
-  newsletter: false,
   redirect_cache: 1,
   ip_logging: 0,
   ip_headers: [],
@@ -286,6 +285,17 @@ export class RedirectionRepo {
       [SETTINGS, JSON.stringify(next)],
     );
     return next;
+  }
+
+  /** Removes every redirect, group and log row and the settings, then restores the install's two groups. */
+  async wipe(): Promise<void> {
+    await this.sql.query('delete from redirection_logs');
+    await this.sql.query('delete from redirection_404');
+    await this.sql.query('delete from redirection_items');
+    await this.sql.query('delete from redirection_groups');
+    await this.sql.query(`insert into redirection_groups (id, name, module_id, enabled, position) values (1, 'Redirections', 1, true, 0), (2, 'Modified Posts', 1, true, 1)`);
+    await this.sql.query(`select setval('redirection_groups_id_seq', 2, true)`);
+    await this.sql.query(`update options set value = jsonb_build_object('token', md5(random()::text), 'flag_case', true, 'flag_trailing', true, 'last_group_id', 1, 'database', '4.2') where name = $1`, [SETTINGS]);
   }
 
   // ---- groups ----

@@ -79,8 +79,8 @@ export function groupRoutes(): RouteDecl[] {
     route(
       NS,
       `${P}/group`,
-      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => groupList(ctx, a) }),
-      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a) }),
+      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => groupList(ctx, a as never) }),
+      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
     ),
     route(
       NS,
@@ -92,7 +92,7 @@ export function groupRoutes(): RouteDecl[] {
         handler: async (ctx) => ({ body: groupsDropdown(await ctx.store.redirection.allGroups()) }),
       }),
     ),
-    route(NS, `${P}/group/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: groupFields, permission: admin, handler: (ctx, a) => update(ctx, a) })),
+    route(NS, `${P}/group/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: groupFields, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
     route(
       NS,
       `${P}/bulk/group/(?P<bulk>delete|enable|disable)`,
@@ -100,7 +100,7 @@ export function groupRoutes(): RouteDecl[] {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
         permission: admin,
-        handler: (ctx, a) => bulk(ctx, a),
+        handler: (ctx, a) => bulk(ctx, a as never),
       }),
     ),
   ];

@@ -55,7 +55,7 @@ export function logRoutes(): RouteDecl[] {
   for (const kind of ['log', '404'] as const) {
     const args = listArgs(LOG_ORDERBY, kind === 'log' ? LOG_FILTERS : NOT_FOUND_FILTERS);
     routes.push(
-      route(NS, `${P}/${kind}`, endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => logList(kind, ctx, a) })),
+      route(NS, `${P}/${kind}`, endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => logList(kind, ctx, a as never) })),
       route(
         NS,
         `${P}/bulk/${kind}/(?P<bulk>delete)`,
@@ -63,7 +63,7 @@ export function logRoutes(): RouteDecl[] {
           methods: ['POST', 'PUT', 'PATCH'],
           args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
           permission: admin,
-          handler: (ctx, a) => bulkDelete(kind, ctx, a),
+          handler: (ctx, a) => bulkDelete(kind, ctx, a as never),
         }),
       ),
     );

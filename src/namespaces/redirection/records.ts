@@ -182,7 +182,6 @@ export interface RedirectionSettings {
   log_header: boolean;
   track_hits: boolean;
   modules: Record<string, unknown>;
-  newsletter: boolean;
   redirect_cache: number;
   /** 0 no IP, 1 full, 2 anonymized. */
   ip_logging: number;

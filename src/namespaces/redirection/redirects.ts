@@ -96,10 +96,10 @@ export function redirectRoutes(): RouteDecl[] {
     route(
       NS,
       `${P}/redirect`,
-      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => redirectList(ctx, a) }),
-      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a) }),
+      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => redirectList(ctx, a as never) }),
+      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
     ),
-    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: {}, permission: admin, handler: (ctx, a) => update(ctx, a) })),
+    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: {}, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
     route(
       NS,
       `${P}/redirect/post`,
@@ -118,7 +118,7 @@ export function redirectRoutes(): RouteDecl[] {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, global: arg.boolean({ description: 'Apply bulk action globally, as per filters' }), items: itemsArg('Array of IDs to perform action on') },
         permission: admin,
-        handler: (ctx, a) => bulk(ctx, a),
+        handler: (ctx, a) => bulk(ctx, a as never),
       }),
     ),
   ];
