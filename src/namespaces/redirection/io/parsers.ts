@@ -71,6 +71,8 @@ export function parseCsv(text: string): ImportedRedirect[] {
 export interface JsonImport {
   groups: Array<Pick<GroupJson, 'id' | 'name' | 'module_id' | 'enabled'>>;
   redirects: Array<ImportedRedirect & { group_id: number }>;
+  /** The plugin settings of a bundle export. */
+  settings: Record<string, unknown> | null;
 }
 
 /** Reads the plugin's JSON export; null when the text is not one. */
@@ -82,10 +84,12 @@ export function parseJson(text: string): JsonImport | null {
     return null;
   }
   if (!doc || typeof doc !== 'object') return null;
-  const d = doc as { groups?: unknown; redirects?: unknown };
+  const d = doc as { groups?: unknown; redirects?: unknown; settings?: unknown };
   const groups = Array.isArray(d.groups) ? (d.groups as GroupJson[]).filter((g) => g && typeof g === 'object') : [];
   const redirects = Array.isArray(d.redirects) ? (d.redirects as RedirectJson[]).filter((r) => r && typeof r === 'object' && typeof r.url === 'string') : [];
+  const settings = d.settings && typeof d.settings === 'object' && !Array.isArray(d.settings) ? (d.settings as Record<string, unknown>) : null;
   return {
+    settings,
     groups: groups.map((g) => ({ id: Number(g.id), name: String(g.name ?? ''), module_id: Number(g.module_id ?? 1), enabled: g.enabled !== false })),
     redirects: redirects.map((r) => {
       const matchType = r.match_type ?? 'url';

@@ -136,11 +136,11 @@ export function writeApache(input: ExportInput): string {
 
 function nginxSource(r: RedirectJson): string {
   const f = flagsOf(r);
-  // Regex sources are written raw (without `^/`, as the plugin does); plain ones encoded.
-  const body = f.flag_regex
-    ? r.url.replace(/^\^/, '').replace(/\$$/, '').replace(/^\//, '')
-    : encodeSourcePath(r.url.replace(/^\^/, '').replace(/\$$/, ''));
-  return `${f.flag_case ? '(?i)^' : '^'}${body}$`;
+  const caseless = f.flag_case ? '(?i)' : '';
+  // A regex source is written as stored: nginx, like the plugin, matches it unanchored against the
+  // path with its leading slash (the plugin drops the `/`, so nginx never matches: see DEVIATIONS.md).
+  if (f.flag_regex) return caseless + r.url;
+  return `${caseless}^${encodeSourcePath(r.url.replace(/^\^/, '').replace(/\$$/, ''))}$`;
 }
 
 function nginxRule(r: RedirectJson): string[] {
@@ -188,3 +188,19 @@ export const writers: Record<ExportFormat, (input: ExportInput) => string> = {
   json: writeJson,
   'redirects-file': writeRedirectsFile,
 };
+
+// ---- groups, logs and the bundle ----
+
+/** A list of records as a pretty-printed JSON array (the group and log exports). */
+export const writeRecords = (records: readonly object[]): string => JSON.stringify(records, null, 4) + '\n';
+
+/** A CSV table of records: the header is the columns, then one row per record. */
+export function writeTable<R>(columns: ReadonlyArray<[string, (r: R) => string | number | null]>, records: readonly R[]): string {
+  return csvLines([columns.map(([name]) => name), ...records.map((r) => columns.map(([, get]) => get(r) ?? ''))]);
+}
+
+/** Everything a site needs to move its redirects: groups, redirects and the plugin settings. */
+export function writeBundle(input: ExportInput & { settings: Record<string, unknown> }): string {
+  const doc = JSON.parse(writeJson(input)) as Record<string, unknown>;
+  return JSON.stringify({ ...doc, settings: input.settings }, null, 4) + '\n';
+}
