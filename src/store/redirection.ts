@@ -259,13 +259,17 @@ function selectionWhere<F>(sel: Selection<F>, byFilter: (f: F, w: Where) => Wher
   return byFilter(sel.filter, w);
 }
 
-const REDIRECT_ORDER: Record<RedirectOrder, string> = {
-  url: 'url',
-  hits: 'hits',
-  last_access: 'last_access',
-  position: 'position',
-  id: 'id',
-};
+/** ORDER BY of the redirect list; never-hit rows sort as the legacy 1970 date. */
+function redirectOrder(order: RedirectOrder, d: 'asc' | 'desc'): string {
+  switch (order) {
+    // The legacy collation compares letters and digits first, case-insensitively (`^/blog` before `/gone`).
+    case 'url': return `regexp_replace(lower(url), '[^[:alnum:]]', '', 'g') ${d}, url ${d}, id ${d}`;
+    case 'last_access': return `coalesce(last_access, 'epoch'::timestamptz) ${d}, id ${d}`;
+    case 'hits': return `hits ${d}, id ${d}`;
+    case 'position': return `position ${d}, id ${d}`;
+    case 'id': return `id ${d}`;
+  }
+}
 
 export class RedirectionRepo {
   constructor(private readonly sql: Sql) {}
@@ -366,11 +370,8 @@ export class RedirectionRepo {
   async listRedirects(filter: RedirectFilter, order: RedirectOrder, direction: Direction, page: Page): Promise<Listed<RedirectRow>> {
     const w = redirectWhere(filter);
     const [{ total }] = await this.sql.query<{ total: number }>(`select count(*)::int as total from redirection_items ${w}`, w.params);
-    const d = dir(direction);
-    // Never-hit rows sort as the legacy 1970 date: first ascending, last descending.
-    const column = order === 'last_access' ? `coalesce(last_access, 'epoch'::timestamptz)` : REDIRECT_ORDER[order];
     const rows = await this.sql.query<ItemRecord>(
-      `select * from redirection_items ${w} order by ${column} ${d}${order === 'id' ? '' : `, id ${d}`}
+      `select * from redirection_items ${w} order by ${redirectOrder(order, dir(direction))}
        limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}`,
       w.params,
     );
@@ -410,12 +411,12 @@ export class RedirectionRepo {
 
   /** Replaces every column but the ID, hits and last access. */
   async updateRedirect(id: number, r: Omit<NewRedirect, 'hits' | 'lastAccess'>): Promise<RedirectRow | null> {
-    const values = itemValues({ ...r, hits: 0, lastAccess: null });
     const rows = await this.sql.query<ItemRecord>(
       `update redirection_items set url = $2, match_url = $3, match_data = $4::jsonb, regex = $5, position = $6,
-         group_id = $9, enabled = $10, action_type = $11, action_code = $12, action_data = $13::jsonb, title = $14, match_type = $15
+         group_id = $7, enabled = $8, action_type = $9, action_code = $10, action_data = $11::jsonb, title = $12, match_type = $13
        where id = $1 returning *`,
-      [id, ...values],
+      [id, r.url, r.matchUrl, r.matchData === null ? null : JSON.stringify(r.matchData), r.regex, r.position, r.groupId, r.enabled,
+        r.actionType, r.actionCode, r.actionData === null ? null : JSON.stringify(r.actionData), r.title, r.matchType],
     );
     return rows[0] ? toRedirect(rows[0]) : null;
   }
