@@ -46,3 +46,33 @@ export async function insertRecordedState(store: Store): Promise<void> {
   await store.sql.query(`select setval('redirection_items_id_seq', (select max(id) from redirection_items))`);
   await store.sql.query(`select setval('redirection_groups_id_seq', (select max(id) from redirection_groups))`);
 }
+
+/** The redirects of the recorded site before the write captures (the list 220), in ID order. */
+export function seededState(): { groups: GroupJson[]; redirects: RedirectJson[] } {
+  const items = (capture(220).response.body_json as { items: RedirectJson[] }).items;
+  return { groups: recordedState().groups, redirects: [...items].sort((a, b) => a.id - b.id) };
+}
+
+/**
+ * Inserts a recorded state through the repository on a wiped store (the install's two groups, then
+ * the others), so the IDs come out as recorded; only flags that differ from the install are stored.
+ */
+export async function insertThroughRepository(store: Store, state: { groups: GroupJson[]; redirects: RedirectJson[] }, lastAccess: Date): Promise<void> {
+  const repo = store.redirection;
+  await repo.wipe();
+  for (const g of state.groups.filter((g) => g.id > 2)) {
+    const made = await repo.createGroup(g.name, g.module_id, g.enabled);
+    if (made.id !== g.id) throw new Error(`group ${g.name} got ID ${made.id}, recorded ${g.id}`);
+  }
+  await store.sql.query(`select setval('redirection_items_id_seq', 1, false)`);
+  for (const r of state.redirects) {
+    const src = r.match_data?.source ?? installFlags;
+    const diff = Object.fromEntries(Object.entries(src).filter(([k, v]) => installFlags[k as keyof typeof installFlags] !== v));
+    const made = await repo.insertRedirect({
+      url: r.url, matchUrl: r.match_url, matchData: Object.keys(diff).length ? { source: diff } : null, regex: r.regex, position: r.position,
+      hits: r.hits, lastAccess: r.last_access === '-' ? null : lastAccess, groupId: r.group_id, enabled: r.enabled,
+      actionType: r.action_type as never, actionCode: r.action_code, actionData: r.action_data, title: r.title || null, matchType: r.match_type as never,
+    });
+    if (made.id !== r.id) throw new Error(`redirect ${r.url} got ID ${made.id}, recorded ${r.id}`);
+  }
+}

@@ -151,9 +151,10 @@ function readFile(text: string, format: ImportFormat): ReadFile {
   return { items: items.map((r) => ({ body: body(r), fileGroup: null })), ownGroups: false, groups: [], settings: null };
 }
 
+/** An export's `last_access` back to a date: "-" is never; a bare day is taken at noon UTC, which is that day in every site zone. */
 const lastAccessOf = (v: unknown): Date | null => {
   if (typeof v !== 'string' || v === '-') return null;
-  const t = Date.parse(v);
+  const t = Date.parse(/\d:\d\d/.test(v) ? v : `${v} 12:00 UTC`);
   return Number.isNaN(t) ? null : new Date(t);
 };
 

@@ -194,9 +194,9 @@ export const writers: Record<ExportFormat, (input: ExportInput) => string> = {
 /** A list of records as a pretty-printed JSON array (the group and log exports). */
 export const writeRecords = (records: readonly object[]): string => JSON.stringify(records, null, 4) + '\n';
 
-/** A CSV table of records: the header is the columns, then one row per record. */
+/** A CSV table of records: a bare header line of the column names (as the redirect CSV), then one row per record. */
 export function writeTable<R>(columns: ReadonlyArray<[string, (r: R) => string | number | null]>, records: readonly R[]): string {
-  return csvLines([columns.map(([name]) => name), ...records.map((r) => columns.map(([, get]) => get(r) ?? ''))]);
+  return columns.map(([name]) => name).join(',') + '\n' + csvLines(records.map((r) => columns.map(([, get]) => get(r) ?? '')));
 }
 
 /** Everything a site needs to move its redirects: groups, redirects and the plugin settings. */
