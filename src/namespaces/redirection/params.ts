@@ -43,7 +43,7 @@ export function listArgs<const O extends readonly [string, ...string[]]>(orderby
 }
 
 export const itemsArg = (description: string) =>
-  arg.array(z.union([z.string(), z.number()]).meta({ description: 'Item ID', type: ['string', 'number'] }), { description });
+  arg.array(z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number').meta({ description: 'Item ID', type: ['string', 'number'] }), { description });
 
 export const REDIRECT_ORDERBY = ['source', 'last_count', 'last_access', 'position', 'id', ''] as const;
 export const REDIRECT_FILTERS = ['status', 'url-match', 'match', 'action', 'http', 'access', 'url', 'target', 'title', 'group', 'id'] as const;
