@@ -4,7 +4,11 @@
  */
 import type { RouteDecl } from '../contract/route.ts';
 import type { Services } from '../services.ts';
+import { ioRoutes } from './redirection/io/routes.ts';
+import { redirectionRoutes } from './redirection/index.ts';
 
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 
 export const translators: Record<string, NamespaceFactory> = {};
+// Import/export routes live apart from the management routes (io/); the factory takes both.
+translators['redirection/v1'] = (services) => [...redirectionRoutes(), ...ioRoutes(services)];

@@ -6,10 +6,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizePage } from '../auth/authorize-page.ts';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
+import { edgeFor } from '../edge/handler.ts';
 
 /** Answers the request and returns true, or returns false to let the next handler try. */
 export type SiteHandler = (req: FastifyRequest, reply: FastifyReply, pathname: string, query: Params) => Promise<boolean>;
 
 export function siteHandlers(services: Services): SiteHandler[] {
-  return [authorizePage(services)];
+  // The redirect edge answers every request that reaches it (a redirect, or a logged 404): it is last.
+  return [authorizePage(services), edgeFor(services).handler];
 }

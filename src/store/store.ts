@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { AuthSessionRepo } from './auth-sessions.ts';
 import { migrate } from './migrate.ts';
 import { OptionsRepo, SiteOptionsCache } from './options.ts';
+import { RedirectionRepo } from './redirection.ts';
 import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
 import { UserRepo } from './users.ts';
 import path from 'node:path';
@@ -14,6 +15,7 @@ export interface Store {
   readonly users: UserRepo;
   readonly options: OptionsRepo;
   readonly authSessions: AuthSessionRepo;
+  readonly redirection: RedirectionRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -32,6 +34,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsC
     users: new UserRepo(sql),
     options: new OptionsRepo(sql, caches.site),
     authSessions: new AuthSessionRepo(sql),
+    redirection: new RedirectionRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };

@@ -1,0 +1,225 @@
+/**
+ * The site's redirect edge: requests outside the REST prefix are matched against the enabled
+ * redirects of the WordPress module, as the legacy plugin does on every front-end request. A
+ * request nothing answers is a 404 (and a 404 log row), or goes to `unmatched` when one is given
+ * (the hook for forwarding to the legacy origin).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/basic.ts';
+import { can, type Capability, type User } from '../auth/roles.ts';
+import type { Services } from '../services.ts';
+import type { SiteHandler } from '../site/handlers.ts';
+import { RedirectionEdgeRepo, type EdgeSettings, type LogRow } from '../store/redirection-edge.ts';
+import { matchRequest, type EdgeDecision, type EdgeRequest } from './match.ts';
+import { RuleIndex, safeDecode } from './rules.ts';
+import { WriteQueue } from './writes.ts';
+
+export interface EdgeOptions {
+  /** How long a loaded rule set is used before it is reloaded, so replicas converge (ms). */
+  ttlMs?: number;
+  /** Answers a request no rule handles; the default is the site's 404 page. */
+  unmatched?: (req: FastifyRequest, reply: FastifyReply, url: string) => Promise<void>;
+  /** The target of a `random` action (the plugin picks a random published post). */
+  randomTarget?: () => Promise<string>;
+}
+
+export interface Edge {
+  handler: SiteHandler;
+  /** Drops the loaded rules so the next request reloads them (after a change in this process). */
+  invalidate(): void;
+  /** Waits for queued hits and log rows. */
+  flush(): Promise<void>;
+}
+
+interface Loaded {
+  index: RuleIndex;
+  settings: EdgeSettings;
+  at: number;
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+const HOUR = 3_600_000;
+
+export function notFoundHtml(siteName: string): string {
+  const esc = siteName.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html>\n<html lang="en-US">\n<head>\n<meta charset="UTF-8" />\n<title>Page not found &#8211; ${esc}</title>\n</head>\n<body>\n<h1>Page not found</h1>\n</body>\n</html>\n`;
+}
+
+const clip = (s: string | undefined, n: number) => (s === undefined ? null : s.slice(0, n));
+
+function anonymise(ip: string): string {
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(ip)) return ip.replace(/\.\d+$/, '.0');
+  return ip.replace(/:[0-9a-f]*$/i, ':0');
+}
+
+const edges = new WeakMap<Services, Edge>();
+
+/** The one edge of a running app (its loaded rules and write queue are shared by every request). */
+export function edgeFor(services: Services, opts?: EdgeOptions): Edge {
+  let e = edges.get(services);
+  if (!e) edges.set(services, (e = createEdge(services, opts)));
+  return e;
+}
+
+export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
+  const repo = new RedirectionEdgeRepo(services.store.sql);
+  const writes = new WriteQueue(services.log);
+  const ttl = opts.ttlMs ?? 2_000;
+  let loaded: Loaded | null = null;
+  let loading: Promise<Loaded> | null = null;
+  let expiredAt = 0;
+
+  async function rules(): Promise<Loaded> {
+    if (loaded && Date.now() - loaded.at < ttl) return loaded;
+    // One reload at a time; concurrent requests share it.
+    loading ??= (async () => {
+      const settings = await repo.settings();
+      const index = new RuleIndex(await repo.siteRules(settings.flags));
+      loaded = { index, settings, at: Date.now() };
+      return loaded;
+    })().finally(() => {
+      loading = null;
+    });
+    return loading;
+  }
+
+  async function userOf(req: FastifyRequest): Promise<User | null> {
+    try {
+      return await authenticate(services, req.headers.authorization, req.ip);
+    } catch {
+      return null;
+    }
+  }
+
+  function logRow(req: FastifyRequest, settings: EdgeSettings, url: string, code: number): LogRow {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const ip = settings.ipLogging === 0 ? '' : settings.ipLogging === 2 ? anonymise(req.ip) : req.ip;
+    const method = req.method.toUpperCase();
+    return {
+      url: url.slice(0, 2000),
+      domain: `${req.protocol}://${host}`.slice(0, 255),
+      agent: clip(req.headers['user-agent'], 255),
+      referrer: clip(req.headers.referer, 255),
+      ip: ip.slice(0, 45),
+      httpCode: code,
+      method: METHODS.has(method) ? method : '',
+      requestData: settings.logHeader ? { headers: req.headers } : null,
+    };
+  }
+
+  function sideEffects(req: FastifyRequest, settings: EdgeSettings, url: string, d: EdgeDecision): void {
+    // As the plugin counts: only actions that need a target (url, pass) record a visit.
+    if (d.action !== 'url' && d.action !== 'pass') return;
+    const now = services.clock.now();
+    if (settings.trackHits) writes.push('hit', () => repo.hit(d.rule.redirect.id, now));
+    if (settings.expireRedirect !== -1 && !d.rule.logExclude) {
+      const row = { ...logRow(req, settings, url, d.code), sentTo: d.target, redirectionId: d.rule.redirect.id };
+      writes.push('log', () => repo.logRedirect(row, now));
+    }
+    expire(settings, now);
+  }
+
+  function expire(settings: EdgeSettings, now: Date): void {
+    if (Date.now() - expiredAt < HOUR) return;
+    expiredAt = Date.now();
+    writes.push('expire', () => repo.expire(settings, now));
+  }
+
+  async function notFound(req: FastifyRequest, reply: FastifyReply, settings: EdgeSettings, url: string, log: boolean): Promise<void> {
+    if (log && settings.expire404 !== -1) {
+      const now = services.clock.now();
+      const row = logRow(req, settings, url, 404);
+      writes.push('404', () => repo.log404(row, now));
+      expire(settings, now);
+    }
+    if (opts.unmatched) return opts.unmatched(req, reply, url);
+    const site = await services.store.options.site();
+    await reply.code(404).type('text/html; charset=UTF-8').send(notFoundHtml(site.name));
+  }
+
+  async function errorPage(reply: FastifyReply, code: number): Promise<void> {
+    const site = await services.store.options.site();
+    await reply.code(code).header('X-Redirect-By', 'redirection').type('text/html; charset=UTF-8').send(notFoundHtml(site.name));
+  }
+
+  async function pass(req: FastifyRequest, reply: FastifyReply, settings: EdgeSettings, target: string): Promise<void> {
+    if (/^https?:\/\//i.test(target)) {
+      // An external target is fetched and its body echoed, as the plugin's pass-through does.
+      const res = await fetch(target, { redirect: 'follow' });
+      reply.code(res.status).type(res.headers.get('content-type') ?? 'text/html; charset=UTF-8');
+      await reply.send(Buffer.from(await res.arrayBuffer()));
+      return;
+    }
+    // An internal target is served as if it had been requested.
+    await notFound(req, reply, settings, target, true);
+  }
+
+  const handler: SiteHandler = async (req, reply, pathname) => {
+    const { index, settings } = await rules();
+    const q = req.url.indexOf('?');
+    const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
+    // The "original" URL of the logs: the decoded path plus the raw query.
+    const decoded = safeDecode(pathname);
+    const url = rawQuery === '' ? decoded : `${decoded}?${rawQuery}`;
+    const needsUser = index.size > 0;
+    const user = needsUser && req.headers.authorization ? await userOf(req) : null;
+    const cookies = parseCookies(req.headers.cookie);
+    const edgeReq: EdgeRequest = {
+      method: req.method,
+      path: pathname,
+      query: rawQuery,
+      host: req.headers.host ?? '',
+      ip: req.ip,
+      header: (name) => {
+        const v = req.headers[name.toLowerCase()];
+        return Array.isArray(v) ? v.join(', ') : v;
+      },
+      cookie: (name) => cookies.get(name),
+      loggedIn: user !== null,
+      hasRole: (role) => user !== null && (user.role === role || can(user, role as Capability)),
+    };
+    const d = matchRequest(index, edgeReq);
+    if (!d) {
+      await notFound(req, reply, settings, url, true);
+      return true;
+    }
+    sideEffects(req, settings, url, d);
+    switch (d.action) {
+      case 'url':
+        await reply.code(d.code).header('X-Redirect-By', 'redirection').header('Location', d.target).type('text/html; charset=UTF-8').send('');
+        break;
+      case 'random': {
+        const target = opts.randomTarget ? await opts.randomTarget() : '/';
+        await reply.code(d.code).header('X-Redirect-By', 'redirection').header('Location', target).type('text/html; charset=UTF-8').send('');
+        break;
+      }
+      case 'error':
+        await errorPage(reply, d.code);
+        break;
+      case 'pass':
+        await pass(req, reply, settings, d.target);
+        break;
+      default:
+        // `nothing`: the request goes on as if no rule existed, but is not logged as a 404.
+        await notFound(req, reply, settings, url, false);
+    }
+    return true;
+  };
+
+  return {
+    handler,
+    invalidate: () => {
+      loaded = null;
+    },
+    flush: () => writes.flush(),
+  };
+}
+
+function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out.set(part.slice(0, eq).trim(), safeDecode(part.slice(eq + 1).trim()));
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+/** What every redirection route shares: the namespace, the administrator check, the JSON context. */
+import { needs } from '../../contract/permission.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { JsonContext } from './json.ts';
+
+export const NS = 'redirection/v1';
+export const P = `/${NS}`;
+
+/** Every route needs `manage_options` (the plugin's `redirection_role`): 401 anonymous, 403 otherwise. */
+export const admin = needs('manage_options');
+
+export async function jsonContext(ctx: RestContext): Promise<JsonContext> {
+  return { settings: await ctx.store.redirection.settings(), site: await ctx.store.options.site() };
+}
+
+/**
+ * The request's parameters including those the legacy route reads without declaring them (the
+ * redirect body, the flat settings, `groupBy`); declared arguments come validated.
+ */
+export function legacyParams(ctx: RestContext, args: object): Record<string, unknown> {
+  return { ...ctx.params, ...(args as Record<string, unknown>) };
+}
+
+/** The last path segment of the matched route (`/redirect/7` → `7`): URL parameters the index does not list. */
+export const lastSegment = (ctx: RestContext) => decodeURIComponent(ctx.route.slice(ctx.route.lastIndexOf('/') + 1));

@@ -1,0 +1,107 @@
+/** Group routes: the list (with the default group marked), create (answers the list), update, bulk, dropdown. */
+import { arg } from '../../contract/args.ts';
+import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import type { RestContext } from '../../http/context.ts';
+import { NS, P, admin, lastSegment } from './common.ts';
+import { groupJson } from './json.ts';
+import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemsArg, listArgs, pageOf, type ListParams } from './params.ts';
+import { MODULES, type GroupFilter, type GroupRow, type Selection } from './records.ts';
+import { redirectError } from './sanitize.ts';
+
+const args = listArgs(GROUP_ORDERBY, GROUP_FILTERS);
+const groupFields = {
+  moduleId: arg.integer({ description: 'Module ID', minimum: 0, maximum: 3, required: true }),
+  name: arg.string({ description: 'Group name', required: true }),
+  status: arg.untyped({ description: 'Status of the group' }),
+};
+
+/** The group name as the plugin keeps it: tags stripped, trimmed, at most 50 characters. */
+const cleanName = (s: string) => s.replace(/<[^>]*>/g, '').trim().slice(0, 50);
+
+export async function groupList(ctx: RestContext, p: ListParams): Promise<RestResult> {
+  const list = await ctx.store.redirection.listGroups(groupFilter(p.filterBy), p.orderby === 'id' ? 'id' : 'name', p.direction, pageOf(p));
+  const { last_group_id } = await ctx.store.redirection.settings();
+  return {
+    body: {
+      items: list.items.map((g) => (g.id === last_group_id ? { ...groupJson(g), default: true } : groupJson(g))),
+      total: list.total,
+    },
+  };
+}
+
+/** Groups by module, as the settings and the group pickers show them. */
+export function groupsDropdown(groups: GroupRow[]) {
+  const out: { label: string; value: { label: string; value: number }[] }[] = [];
+  for (const [id, label] of Object.entries(MODULES)) {
+    const value = groups.filter((g) => g.moduleId === Number(id)).map((g) => ({ label: g.name, value: g.id }));
+    if (value.length) out.push({ label, value });
+  }
+  return out;
+}
+
+type GroupParams = ListParams & { moduleId: number; name: string };
+
+async function create(ctx: RestContext, p: GroupParams): Promise<RestResult> {
+  const name = cleanName(p.name);
+  if (name === '' || !MODULES[p.moduleId]) throw redirectError('Invalid group or parameters', 'redirect_group_invalid', 75);
+  await ctx.store.transaction((store) => store.redirection.createGroup(name, p.moduleId));
+  return groupList(ctx, p);
+}
+
+async function update(ctx: RestContext, p: { moduleId: number; name: string }): Promise<RestResult> {
+  const id = Number(lastSegment(ctx));
+  const group = await ctx.store.transaction(async (store) => {
+    if (!(await store.redirection.groupById(id))) throw redirectError('Invalid group details', 'redirect_group_invalid', 98);
+    // The module changes only to a valid one; an empty name is accepted, as by the plugin.
+    return store.redirection.updateGroup(id, { name: cleanName(p.name), moduleId: MODULES[p.moduleId] ? p.moduleId : undefined });
+  });
+  return { body: { item: groupJson(group!) } };
+}
+
+async function bulk(ctx: RestContext, p: ListParams & { items?: (string | number)[]; global?: boolean }): Promise<RestResult> {
+  const action = lastSegment(ctx);
+  let sel: Selection<GroupFilter> | null = null;
+  // Unknown IDs are skipped, as by the plugin.
+  if (p.items && p.items.length) sel = { ids: p.items.map((i) => Number.parseInt(String(i), 10)).filter((n) => !Number.isNaN(n)) };
+  else if (p.global) sel = { filter: groupFilter(p.filterBy) };
+  if (sel) {
+    const chosen = sel;
+    await ctx.store.transaction(async (store) => {
+      if (action === 'delete') await store.redirection.deleteGroups(chosen);
+      else await store.redirection.setGroupsEnabled(chosen, action === 'enable');
+    });
+  }
+  return groupList(ctx, p);
+}
+
+export function groupRoutes(): RouteDecl[] {
+  return [
+    route(
+      NS,
+      `${P}/group`,
+      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => groupList(ctx, a as never) }),
+      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
+    ),
+    route(
+      NS,
+      `${P}/group/dropdown`,
+      endpoint({
+        methods: ['GET'],
+        args: {},
+        permission: admin,
+        handler: async (ctx) => ({ body: groupsDropdown(await ctx.store.redirection.allGroups()) }),
+      }),
+    ),
+    route(NS, `${P}/group/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: groupFields, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
+    route(
+      NS,
+      `${P}/bulk/group/(?P<bulk>delete|enable|disable)`,
+      endpoint({
+        methods: ['POST', 'PUT', 'PATCH'],
+        args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
+        permission: admin,
+        handler: (ctx, a) => bulk(ctx, a as never),
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,278 @@
+/**
+ * redirection/v1 import and export routes. Every export answers `{data, total}`: the file text and
+ * how many records it holds (a preview: the first few records, `total` still counting all). The
+ * import reads one uploaded file, writes in one transaction and refreshes the site's rule index.
+ */
+import { arg, item } from '../../../contract/args.ts';
+import { RestError } from '../../../contract/errors.ts';
+import { endpoint, route, type RestResult, type RouteDecl } from '../../../contract/route.ts';
+import { edgeFor } from '../../../edge/handler.ts';
+import type { RestContext } from '../../../http/context.ts';
+import type { Services } from '../../../services.ts';
+import type { Store } from '../../../store/store.ts';
+import { NS, P, admin, jsonContext } from '../common.ts';
+import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
+import type { GroupRow, LogRow, NotFoundRow, RedirectRow } from '../records.ts';
+import { redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
+import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
+import type { ImportedRedirect } from './shapes.ts';
+import { writeBundle, writeRecords, writeTable, writers, type ExportFormat, type ExportInput } from './writers.ts';
+
+/** How many records a preview shows. */
+export const PREVIEW_SIZE = 10;
+
+const exported = (data: string, total: number): RestResult => ({ body: { data, total } });
+
+// ---- redirect exports ----
+
+/** The groups and redirects of one module (enabled ones, by position) or of all (everything). */
+async function redirectSource(ctx: RestContext, module: number | 'all'): Promise<ExportInput> {
+  const repo = ctx.store.redirection;
+  const c = await jsonContext(ctx);
+  const groups = await repo.allGroups(module === 'all' ? undefined : module);
+  const redirects = await repo.redirectsForExport(module);
+  return { groups: groups.map(groupJson), redirects: redirects.map((r) => redirectJson(r, c)), now: ctx.clock.now(), https: c.settings.https };
+}
+
+const head = (input: ExportInput, preview: boolean): ExportInput => (preview ? { ...input, redirects: input.redirects.slice(0, PREVIEW_SIZE) } : input);
+
+async function moduleExport(ctx: RestContext, a: { module: string; format: ExportFormat }): Promise<RestResult> {
+  const input = await redirectSource(ctx, a.module === 'all' ? 'all' : Number(a.module));
+  return exported(writers[a.format](input), input.redirects.length);
+}
+
+async function redirectExport(ctx: RestContext, preview: boolean): Promise<RestResult> {
+  const input = await redirectSource(ctx, 'all');
+  return exported(writers.json(head(input, preview)), input.redirects.length);
+}
+
+async function bundleExport(ctx: RestContext, preview: boolean): Promise<RestResult> {
+  const input = await redirectSource(ctx, 'all');
+  const settings = await ctx.store.redirection.settings();
+  return exported(writeBundle({ ...head(input, preview), settings: { ...settings } }), input.redirects.length);
+}
+
+// ---- group and log exports ----
+
+type TableFormat = 'csv' | 'json';
+type Column<R> = [string, (r: R) => string | number | null];
+
+const groupColumns: Column<GroupRow>[] = [
+  ['id', (g) => g.id],
+  ['name', (g) => g.name],
+  ['redirects', (g) => g.redirects],
+  ['module_id', (g) => g.moduleId],
+  ['enabled', (g) => (g.enabled ? 1 : 0)],
+];
+
+const notFoundColumns: Column<NotFoundRow>[] = [
+  ['date', (r) => r.created.toISOString()],
+  ['url', (r) => r.url],
+  ['http_code', (r) => r.httpCode],
+  ['method', (r) => r.requestMethod],
+  ['ip', (r) => r.ip],
+  ['domain', (r) => r.domain],
+  ['referrer', (r) => r.referrer],
+  ['agent', (r) => r.agent],
+];
+
+const logColumns: Column<LogRow>[] = [
+  ...notFoundColumns.slice(0, 2),
+  ['sent_to', (r) => r.sentTo],
+  ...notFoundColumns.slice(2),
+  ['redirect_by', (r) => r.redirectBy],
+  ['redirection_id', (r) => r.redirectionId],
+];
+
+async function groupExport(ctx: RestContext, format: TableFormat): Promise<RestResult> {
+  const groups = await ctx.store.redirection.allGroups();
+  return exported(format === 'csv' ? writeTable(groupColumns, groups) : writeRecords(groups.map(groupJson)), groups.length);
+}
+
+/** A log as CSV or as the list route's JSON records, newest first; a preview is the CSV of the newest rows. */
+async function logExport(ctx: RestContext, kind: 'log' | '404', format: TableFormat, preview = false): Promise<RestResult> {
+  const repo = ctx.store.redirection;
+  const rows: Array<LogRow | NotFoundRow> = kind === 'log' ? await repo.allLogs('log') : await repo.allLogs('404');
+  const shown = preview ? rows.slice(0, PREVIEW_SIZE) : rows;
+  if (format === 'csv') {
+    const text = kind === 'log' ? writeTable(logColumns, shown as LogRow[]) : writeTable(notFoundColumns, shown);
+    return exported(text, rows.length);
+  }
+  const c = await jsonContext(ctx);
+  return exported(writeRecords(shown.map((r) => (kind === 'log' ? logJson(r as LogRow, c) : notFoundJson(r, c)))), rows.length);
+}
+
+// ---- import ----
+
+const SECTIONS = ['groups', 'redirects', 'settings'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const importArgs = {
+  dry_run: arg.boolean({ description: 'Read and check the file without writing anything', default: false }),
+  duplicate_mode: arg.enum(['allow', 'skip', 'overwrite'], { description: 'What to do with a redirect whose source already exists', default: 'allow' }),
+  deduplicate: arg.boolean({ description: 'Import only the first of several redirects with the same source in the file', default: false }),
+  import_sections: arg.array(item.enum(SECTIONS), { description: 'The parts of a JSON export to import' }),
+  format: arg.enum(['csv', 'json', 'apache'], { description: 'The file format, instead of the one its extension says' }),
+};
+
+interface ImportArgs {
+  group_id: string;
+  dry_run: boolean;
+  duplicate_mode: 'allow' | 'skip' | 'overwrite';
+  deduplicate: boolean;
+  import_sections?: Section[];
+  format?: ImportFormat;
+}
+
+const invalidFile = () => redirectError('Invalid file upload', 'redirect_import_invalid_file', 162);
+const invalidGroup = () => redirectError('Invalid group', 'redirect_import_invalid_group', 168);
+
+/** Settings a bundle may not carry over: the site's own secret and schema version. */
+const SITE_BOUND_SETTINGS = new Set(['token', 'database']);
+
+/** The redirects of a file, each with the body `sanitizeRedirect` reads, and a bundle's settings. */
+interface ReadFile {
+  items: Array<{ body: Record<string, unknown>; fileGroup: number | null }>;
+  /** A JSON export brings its own groups; other files go into the route's group. */
+  ownGroups: boolean;
+  groups: Array<{ id: number; name: string; module_id: number; enabled: boolean }>;
+  settings: Record<string, unknown> | null;
+}
+
+function readFile(text: string, format: ImportFormat): ReadFile {
+  const body = (r: ImportedRedirect): Record<string, unknown> => ({ ...r });
+  if (format === 'json') {
+    const doc = parseJson(text);
+    if (!doc) throw invalidFile();
+    return { items: doc.redirects.map((r) => ({ body: body(r), fileGroup: r.group_id })), ownGroups: true, groups: doc.groups, settings: doc.settings };
+  }
+  const items = format === 'csv' ? parseCsv(text) : parseApache(text);
+  if (items.length === 0) throw invalidFile();
+  return { items: items.map((r) => ({ body: body(r), fileGroup: null })), ownGroups: false, groups: [], settings: null };
+}
+
+/** An export's `last_access` back to a date: "-" is never; a bare day is taken at noon UTC, which is that day in every site zone. */
+const lastAccessOf = (v: unknown): Date | null => {
+  if (typeof v !== 'string' || v === '-') return null;
+  const t = Date.parse(/\d:\d\d/.test(v) ? v : `${v} 12:00 UTC`);
+  return Number.isNaN(t) ? null : new Date(t);
+};
+
+const sourceKey = (r: { matchType: string; url: string }) => `${r.matchType}\n${r.url}`;
+
+interface Outcome {
+  imported: number;
+  skipped: number;
+}
+
+/** One import, run inside a transaction; with `dryRun` only the reads happen. */
+async function runImport(ctx: RestContext, store: Store, a: ImportArgs, file: ReadFile): Promise<Outcome> {
+  const repo = store.redirection;
+  const write = !a.dry_run;
+  const sections = new Set<Section>(a.import_sections ?? SECTIONS);
+  const settings = await repo.settings();
+  const existingGroups = await repo.allGroups();
+  const known = new Set(existingGroups.map((g) => g.id));
+
+  const urlGroup = Number(a.group_id);
+  // A JSON file brings its own groups (unless told not to); every other file goes into the route's group.
+  const intoUrlGroup = !file.ownGroups || !sections.has('groups');
+  if (intoUrlGroup && !known.has(urlGroup)) throw invalidGroup();
+
+  // Groups of the file: an existing group of the same name and module is reused, others are created.
+  let virtualId = -1;
+  const groupMap = new Map<number, number>();
+  const groupFor = async (name: string, moduleId: number, enabled: boolean): Promise<number> => {
+    const same = existingGroups.find((g) => g.name === name && g.moduleId === moduleId);
+    if (same) return same.id;
+    const id = write ? (await repo.createGroup(name, moduleId, enabled)).id : virtualId--;
+    existingGroups.push({ id, name, moduleId, enabled, position: 0, redirects: 0 });
+    known.add(id);
+    return id;
+  };
+  if (!intoUrlGroup) for (const g of file.groups) groupMap.set(g.id, await groupFor(g.name, g.module_id, g.enabled));
+
+  const outcome: Outcome = { imported: 0, skipped: 0 };
+  if (sections.has('redirects')) {
+    const existing = new Map((await repo.redirectsForExport('all')).map((r) => [sourceKey(r), r] as const));
+    const inFile = new Set<string>();
+    const urlGroupEnabled = existingGroups.find((g) => g.id === urlGroup)?.enabled ?? true;
+    const sanitizeContext = { settings, siteHost: new URL(ctx.urls.home).hostname, groupExists: async (id: number) => known.has(id) };
+    for (const { body, fileGroup } of file.items) {
+      // A redirect whose group the file does not list goes into a new group "Group" (as the plugin does).
+      const groupId = intoUrlGroup ? urlGroup : (groupMap.get(fileGroup!) ?? (await groupFor('Group', 1, true)));
+      const enabled = body.enabled ?? (intoUrlGroup ? urlGroupEnabled : true);
+      let r: SanitizedRedirect;
+      try {
+        r = await sanitizeRedirect({ ...body, group_id: groupId, enabled }, String(body.url), sanitizeContext);
+      } catch (e) {
+        if (!(e instanceof RestError)) throw e;
+        outcome.skipped++;
+        continue;
+      }
+      const key = sourceKey(r);
+      const duplicate = existing.get(key);
+      if ((a.deduplicate && inFile.has(key)) || (duplicate && a.duplicate_mode === 'skip')) {
+        outcome.skipped++;
+        continue;
+      }
+      inFile.add(key);
+      outcome.imported++;
+      if (!write) continue;
+      if (duplicate && a.duplicate_mode === 'overwrite') {
+        await repo.updateRedirect(duplicate.id, { ...r, position: r.position ?? duplicate.position });
+        continue;
+      }
+      const position = r.position ?? (await repo.countInGroup(groupId));
+      const hits = typeof body.hits === 'number' ? body.hits : 0;
+      await repo.insertRedirect({ ...r, position, hits, lastAccess: lastAccessOf(body.last_access) });
+    }
+  }
+
+  if (sections.has('settings') && file.settings && write) {
+    const patch = Object.fromEntries(Object.entries(file.settings).filter(([k]) => k in settings && !SITE_BOUND_SETTINGS.has(k)));
+    await repo.saveSettings(patch);
+  }
+  return outcome;
+}
+
+async function importFile(services: Services, ctx: RestContext, a: ImportArgs): Promise<RestResult> {
+  const upload = ctx.files.get('file') ?? [...ctx.files.values()][0];
+  if (!upload || upload.data.length === 0) throw invalidFile();
+  const file = readFile(upload.data.toString('utf8'), a.format ?? formatOfFile(upload.filename));
+  const outcome = await ctx.store.transaction((store) => runImport(ctx, store, a, file));
+  if (!a.dry_run) edgeFor(services).invalidate();
+  return {
+    body: {
+      imported: outcome.imported,
+      ...(outcome.skipped > 0 ? { skipped: outcome.skipped } : {}),
+      ...(a.dry_run ? { dry_run: true } : {}),
+    },
+  };
+}
+
+// ---- routes ----
+
+const get = (handler: (ctx: RestContext, a: Record<string, string>) => Promise<RestResult>) =>
+  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx, a) => handler(ctx, a as Record<string, string>) });
+
+export function ioRoutes(services: Services): RouteDecl[] {
+  return [
+    route(NS, `${P}/import/file/(?P<group_id>\\d+)`, endpoint({
+      methods: ['POST', 'PUT', 'PATCH'],
+      args: importArgs,
+      permission: admin,
+      handler: (ctx, a) => importFile(services, ctx, a as unknown as ImportArgs),
+    })),
+    route(NS, `${P}/export/(?P<module>1|2|3|all)/(?P<format>csv|apache|nginx|json|redirects-file)`, get((ctx, a) => moduleExport(ctx, a as never))),
+    route(NS, `${P}/export/redirect`, get((ctx) => redirectExport(ctx, false))),
+    route(NS, `${P}/export/redirect/preview`, get((ctx) => redirectExport(ctx, true))),
+    route(NS, `${P}/export/group/(?P<format>csv|json)`, get((ctx, a) => groupExport(ctx, a.format as TableFormat))),
+    route(NS, `${P}/export/log/(?P<format>csv|json)`, get((ctx, a) => logExport(ctx, 'log', a.format as TableFormat))),
+    route(NS, `${P}/export/log/preview`, get((ctx) => logExport(ctx, 'log', 'csv', true))),
+    route(NS, `${P}/export/404/(?P<format>csv|json)`, get((ctx, a) => logExport(ctx, '404', a.format as TableFormat))),
+    route(NS, `${P}/export/404/preview`, get((ctx) => logExport(ctx, '404', 'csv', true))),
+    route(NS, `${P}/export/bundle`, get((ctx) => bundleExport(ctx, false))),
+    route(NS, `${P}/export/bundle/preview`, get((ctx) => bundleExport(ctx, true))),
+  ];
+}

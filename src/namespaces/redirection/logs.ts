@@ -1,0 +1,72 @@
+/** The redirect log (`/log`) and the 404 log (`/404`): lists, grouped lists, bulk delete. */
+import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import type { RestContext } from '../../http/context.ts';
+import { NS, P, admin, jsonContext, legacyParams } from './common.ts';
+import { logJson, notFoundJson } from './json.ts';
+import { LOG_FILTERS, LOG_ORDERBY, NOT_FOUND_FILTERS, itemsArg, listArgs, logFilter, pageOf, type ListParams } from './params.ts';
+import type { LogGroupBy, LogKind, LogOrder } from './records.ts';
+
+/** `groupBy` (not a declared argument): ip, url or agent; the 404 log also takes url-exact (as url). */
+function groupByOf(kind: LogKind, p: Record<string, unknown>): LogGroupBy | null {
+  const g = p.groupBy;
+  if (g === 'ip' || g === 'url' || g === 'agent') return g;
+  if (kind === '404' && g === 'url-exact') return 'url';
+  return null;
+}
+
+async function logList(kind: LogKind, ctx: RestContext, p: ListParams): Promise<RestResult> {
+  const repo = ctx.store.redirection;
+  const filter = logFilter(kind, p.filterBy);
+  const by = groupByOf(kind, legacyParams(ctx, p));
+  if (by) {
+    const list = await repo.groupedLogs(kind, by, filter, p.direction, pageOf(p));
+    return { body: { items: list.items.map((r) => ({ count: r.count, [by]: r.value, id: r.value })), total: list.total } };
+  }
+  const order: LogOrder = p.orderby === 'url' || p.orderby === 'ip' ? p.orderby : 'id';
+  const c = await jsonContext(ctx);
+  if (kind === 'log') {
+    const list = await repo.listLogs('log', filter, order, p.direction, pageOf(p));
+    return { body: { items: list.items.map((r) => logJson(r, c)), total: list.total } };
+  }
+  const list = await repo.listLogs('404', filter, order, p.direction, pageOf(p));
+  return { body: { items: list.items.map((r) => notFoundJson(r, c)), total: list.total } };
+}
+
+/** Numeric items delete by ID; other items, with `groupBy`, delete every row with that ip, agent or exact url. */
+async function bulkDelete(kind: LogKind, ctx: RestContext, p: ListParams & { items?: (string | number)[]; global?: boolean }): Promise<RestResult> {
+  const params = legacyParams(ctx, p);
+  const by = groupByOf(kind, params);
+  await ctx.store.transaction(async (store) => {
+    const repo = store.redirection;
+    if (p.items && p.items.length) {
+      const ids = p.items.filter((i) => /^\d+$/.test(String(i))).map(Number);
+      const values = p.items.map(String).filter((i) => !/^\d+$/.test(i));
+      if (ids.length) await repo.deleteLogs(kind, { ids });
+      if (values.length && by) await repo.deleteLogs(kind, { column: by === 'ip' || by === 'agent' ? by : 'url', values });
+    } else if (params.global === true || params.global === 'true' || params.global === '1') {
+      await repo.deleteLogs(kind, { filter: logFilter(kind, p.filterBy) });
+    }
+  });
+  return logList(kind, ctx, p);
+}
+
+export function logRoutes(): RouteDecl[] {
+  const routes: RouteDecl[] = [];
+  for (const kind of ['log', '404'] as const) {
+    const args = listArgs(LOG_ORDERBY, kind === 'log' ? LOG_FILTERS : NOT_FOUND_FILTERS);
+    routes.push(
+      route(NS, `${P}/${kind}`, endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => logList(kind, ctx, a as never) })),
+      route(
+        NS,
+        `${P}/bulk/${kind}/(?P<bulk>delete)`,
+        endpoint({
+          methods: ['POST', 'PUT', 'PATCH'],
+          args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
+          permission: admin,
+          handler: (ctx, a) => bulkDelete(kind, ctx, a as never),
+        }),
+      ),
+    );
+  }
+  return routes;
+}

@@ -1,0 +1,119 @@
+/**
+ * Plugin maintenance routes. Lintel's schema is migrated at start, so there is no plugin database
+ * to install, upgrade or repair: these answer with the state of the store as it is.
+ */
+import { arg } from '../../contract/args.ts';
+import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
+import type { RestContext } from '../../http/context.ts';
+import { NS, P, admin } from './common.ts';
+
+const DB_VERSION = '4.2';
+const EDIT = ['POST', 'PUT', 'PATCH'] as const;
+const IP_HEADERS = ['HTTP_CF_CONNECTING_IP', 'HTTP_CLIENT_IP', 'HTTP_X_FORWARDED_FOR', 'HTTP_X_FORWARDED', 'HTTP_X_CLUSTER_CLIENT_IP', 'HTTP_FORWARDED_FOR', 'HTTP_FORWARDED', 'HTTP_VIA'];
+
+/** The fixer's checks, run against the store. */
+async function status(ctx: RestContext) {
+  const repo = ctx.store.redirection;
+  const groups = await repo.allGroups();
+  const settings = await repo.settings();
+  const check = (id: string, name: string, ok: boolean, good: string, problem: string) => ({ name, id, message: ok ? good : problem, status: ok ? 'good' : 'problem' });
+  const header = (name: string) => {
+    const v = ctx.headers[name.slice(5).toLowerCase().replace(/_/g, '-')];
+    return typeof v === 'string' ? v : false;
+  };
+  return {
+    status: [
+      { id: 'db', name: 'Database tables', status: 'good', message: 'All tables present' },
+      check('groups', 'Valid groups', groups.length > 0, 'Valid groups detected', 'No valid groups, so you will not be able to create any redirects'),
+      // Redirects reference their group with a foreign key: none can be orphaned.
+      { name: 'Valid redirect group', id: 'redirect_groups', message: 'All redirects have a valid group', status: 'good' },
+      check('monitor', 'Post monitor group', settings.monitor_post === 0 || groups.some((g) => g.id === settings.monitor_post), 'Post monitor group is valid', 'Post monitor group is invalid'),
+      { name: 'Site and home protocol', id: 'redirect_url', message: 'Site and home are consistent', status: 'good' },
+    ],
+    debug: {
+      database: { current: DB_VERSION, latest: DB_VERSION },
+      ip_header: { ...Object.fromEntries(IP_HEADERS.map((h) => [h, header(h)])), REMOTE_ADDR: ctx.ip },
+    },
+  };
+}
+
+/** The fixer: a default group when none exists, an invalid monitor group reset. */
+async function fix(ctx: RestContext) {
+  await ctx.store.transaction(async (store) => {
+    const repo = store.redirection;
+    const groups = await repo.allGroups();
+    if (groups.length === 0) await repo.createGroup('Redirections', 1);
+    const settings = await repo.settings();
+    if (settings.monitor_post !== 0 && !groups.some((g) => g.id === settings.monitor_post)) await repo.saveSettings({ monitor_post: 0 });
+  });
+  return status(ctx);
+}
+
+const dbStatus = { status: 'ok', inProgress: false, complete: 100 };
+
+export function pluginRoutes(): RouteDecl[] {
+  return [
+    route(
+      NS,
+      `${P}/plugin`,
+      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: async (ctx) => ({ body: await status(ctx) }) }),
+      endpoint({
+        methods: [...EDIT],
+        args: { name: arg.string({ description: 'Name' }), value: arg.string({ description: 'Value' }) },
+        permission: admin,
+        handler: async (ctx) => ({ body: await fix(ctx) }),
+      }),
+    ),
+    route(
+      NS,
+      `${P}/plugin/delete`,
+      endpoint({
+        methods: [...EDIT],
+        args: {},
+        permission: admin,
+        // Removing the plugin's data: every redirect, group and log row goes; the install's groups come back.
+        handler: async (ctx) => {
+          await ctx.store.transaction((store) => store.redirection.wipe());
+          return { body: { location: `${ctx.urls.home}/wp-admin/plugins.php` } };
+        },
+      }),
+    ),
+    route(NS, `${P}/plugin/test`, endpoint({ methods: ['GET', ...EDIT, 'DELETE'], args: {}, permission: admin, handler: () => ({ body: { success: true } }) })),
+    route(
+      NS,
+      `${P}/plugin/data`,
+      endpoint({
+        methods: [...EDIT],
+        args: { upgrade: arg.enum(['stop', 'skip', 'retry'], { description: 'Upgrade parameter' }) },
+        permission: admin,
+        handler: () => ({ body: dbStatus }),
+      }),
+    ),
+    route(NS, `${P}/plugin/finish`, endpoint({ methods: [...EDIT], args: {}, permission: admin, handler: () => ({ body: dbStatus }) })),
+    route(
+      NS,
+      `${P}/plugin/fix`,
+      endpoint({
+        methods: [...EDIT],
+        args: {
+          reason: arg.string({ description: 'Reason for fix', required: true }),
+          current: arg.string({ description: 'Current version', required: true }),
+        },
+        permission: admin,
+        handler: async (ctx) => ({ body: await fix(ctx) }),
+      }),
+    ),
+    // Importers read other redirect plugins' tables; this store holds none, so there is nothing to offer.
+    route(
+      NS,
+      `${P}/import/plugin`,
+      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: () => ({ body: { importers: [] } }) }),
+      endpoint({ methods: [...EDIT], args: {}, permission: admin, handler: () => ({ body: { imported: 0 } }) }),
+    ),
+    route(
+      NS,
+      `${P}/import/plugin/(?P<plugin>[a-z0-9-]+)/preview`,
+      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: () => ({ body: { items: [], total: 0 } }) }),
+    ),
+  ];
+}

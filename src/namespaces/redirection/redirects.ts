@@ -1,0 +1,125 @@
+/** Redirect routes: the list, create (answers the list), update (answers `{item}`), bulk actions, post search. */
+import { arg } from '../../contract/args.ts';
+import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { Store } from '../../store/store.ts';
+import { NS, P, admin, jsonContext, lastSegment, legacyParams } from './common.ts';
+import { redirectJson } from './json.ts';
+import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemsArg, listArgs, pageOf, redirectFilter, type ListParams } from './params.ts';
+import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from './records.ts';
+import { redirectError, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
+
+const args = listArgs(REDIRECT_ORDERBY, REDIRECT_FILTERS);
+
+const ORDER: Record<string, RedirectOrder> = { source: 'url', last_count: 'hits', last_access: 'last_access', position: 'position' };
+
+/** The paged list for the request's filter, order and page (what every write answers too). */
+export async function redirectList(ctx: RestContext, p: ListParams): Promise<RestResult> {
+  const store = ctx.store.redirection;
+  const list = await store.listRedirects(redirectFilter(p.filterBy, ctx.clock.now()), ORDER[p.orderby ?? ''] ?? 'id', p.direction, pageOf(p));
+  const c = await jsonContext(ctx);
+  return { body: { items: list.items.map((r) => redirectJson(r, c)), total: list.total } };
+}
+
+function sanitizeContext(ctx: RestContext, store: Store, settings: SanitizeContext['settings'], existing?: RedirectRow): SanitizeContext {
+  return {
+    settings,
+    siteHost: new URL(ctx.urls.home).hostname,
+    groupExists: async (id) => (await store.redirection.groupById(id)) !== null,
+    existing,
+  };
+}
+
+async function create(ctx: RestContext, p: ListParams & Record<string, unknown>): Promise<RestResult> {
+  const body = legacyParams(ctx, p);
+  const urls = sourceUrls(body);
+  // No `url`: nothing to create; the list is still the answer.
+  if (urls) {
+    await ctx.store.transaction(async (store) => {
+      const settings = await store.redirection.settings();
+      for (const url of urls) {
+        const r = await sanitizeRedirect(body, url, sanitizeContext(ctx, store, settings));
+        const position = r.position || (await store.redirection.countInGroup(r.groupId));
+        const lastAccess = typeof body.last_access === 'string' && !Number.isNaN(Date.parse(body.last_access)) ? new Date(body.last_access) : null;
+        await store.redirection.insertRedirect({ ...r, position, hits: Math.max(0, Number.parseInt(String(body.hits ?? 0), 10) || 0), lastAccess });
+        // The plugin remembers the group last written to as the default group.
+        if (settings.last_group_id !== r.groupId) await store.redirection.saveSettings({ last_group_id: r.groupId });
+      }
+    });
+  }
+  return redirectList(ctx, p);
+}
+
+async function update(ctx: RestContext, a: Record<string, unknown>): Promise<RestResult> {
+  const id = Number(lastSegment(ctx));
+  const body = legacyParams(ctx, a);
+  const item = await ctx.store.transaction(async (store) => {
+    const existing = await store.redirection.redirectById(id);
+    if (!existing) throw redirectError('Invalid redirect details', 'redirect_update_failed', 375);
+    const settings = await store.redirection.settings();
+    const url = typeof body.url === 'string' ? body.url : existing.url;
+    const r = await sanitizeRedirect(body, url, sanitizeContext(ctx, store, settings, existing));
+    // Unsent fields keep their values (the plugin resets position and title: see DEVIATIONS.md).
+    const saved = await store.redirection.updateRedirect(id, { ...r, position: r.position ?? existing.position });
+    if (settings.last_group_id !== r.groupId) await store.redirection.saveSettings({ last_group_id: r.groupId });
+    return saved!;
+  });
+  return { body: { item: redirectJson(item, await jsonContext(ctx)) } };
+}
+
+type BulkParams = ListParams & { items?: (string | number)[]; global?: boolean };
+
+/** Bulk actions, each in one transaction; `items` wins over `global`, neither does nothing. */
+async function bulk(ctx: RestContext, p: BulkParams): Promise<RestResult> {
+  const action = lastSegment(ctx);
+  let sel: Selection<RedirectFilter> | null = null;
+  if (p.items && p.items.length) sel = { ids: p.items.map((i) => Number.parseInt(String(i), 10)) };
+  else if (p.global) sel = { filter: redirectFilter(p.filterBy, ctx.clock.now()) };
+  if (sel) {
+    const chosen = sel;
+    await ctx.store.transaction(async (store) => {
+      const repo = store.redirection;
+      if ('ids' in chosen) {
+        const known = await repo.existingRedirectIds(chosen.ids);
+        if (chosen.ids.some((id) => !known.has(id))) throw redirectError('Invalid redirect', 'redirect_bulk_failed', 234);
+      }
+      if (action === 'delete') await repo.deleteRedirects(chosen);
+      else if (action === 'reset') await repo.resetHits(chosen);
+      else await repo.setRedirectsEnabled(chosen, action === 'enable');
+    });
+  }
+  return redirectList(ctx, p);
+}
+
+export function redirectRoutes(): RouteDecl[] {
+  return [
+    route(
+      NS,
+      `${P}/redirect`,
+      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => redirectList(ctx, a as never) }),
+      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
+    ),
+    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: {}, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
+    route(
+      NS,
+      `${P}/redirect/post`,
+      endpoint({
+        methods: ['GET'],
+        args: { text: arg.string({ description: 'Text to match', required: true }) },
+        permission: admin,
+        // The target autocomplete searches published posts and pages; Lintel keeps none (see DEVIATIONS.md).
+        handler: () => ({ body: [] }),
+      }),
+    ),
+    route(
+      NS,
+      `${P}/bulk/redirect/(?P<bulk>delete|enable|disable|reset)`,
+      endpoint({
+        methods: ['POST', 'PUT', 'PATCH'],
+        args: { ...args, global: arg.boolean({ description: 'Apply bulk action globally, as per filters' }), items: itemsArg('Array of IDs to perform action on') },
+        permission: admin,
+        handler: (ctx, a) => bulk(ctx, a as never),
+      }),
+    ),
+  ];
+}

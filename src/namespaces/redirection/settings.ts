@@ -1,0 +1,95 @@
+/** `setting` GET/POST: the plugin options with the legacy names, sent flat and sanitized as the plugin does. */
+import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { Store } from '../../store/store.ts';
+import { NS, P, admin, legacyParams } from './common.ts';
+import { groupsDropdown } from './groups.ts';
+import { FLAG_QUERY, type RedirectionSettings } from './records.ts';
+
+const int = (v: unknown) => {
+  const n = Number.parseInt(String(v), 10);
+  return Number.isNaN(n) ? 0 : n;
+};
+const clamp = (v: unknown, lo: number, hi: number) => Math.min(hi, Math.max(lo, int(v)));
+const bool = (v: unknown) => v === true || v === 'true' || v === 1 || v === '1';
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string' || typeof x === 'number').map(String) : []);
+const text = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '').trim() : '');
+
+/** The post types the monitor can watch, as the settings page lists them. */
+const POST_TYPES = { post: 'Posts', page: 'Pages', tribe_events: 'Events', trash: 'Trash' };
+
+/** `red_set_options`: each known key sanitized; unknown keys dropped. */
+async function sanitize(store: Store, now: Date, sent: Record<string, unknown>): Promise<Partial<RedirectionSettings>> {
+  const out: Partial<RedirectionSettings> = {};
+  const has = (k: string) => sent[k] !== undefined;
+  const validGroup = async (v: unknown) => {
+    const id = int(v);
+    if (id > 0 && (await store.redirection.groupById(id))) return id;
+    return (await store.redirection.allGroups())[0]?.id ?? 0;
+  };
+  for (const k of ['support', 'https', 'log_external', 'log_header', 'track_hits'] as const) if (has(k)) out[k] = bool(sent[k]);
+  for (const k of ['expire_redirect', 'expire_404'] as const) if (has(k)) out[k] = clamp(sent[k], -1, 60);
+  if (has('ip_logging')) out.ip_logging = clamp(sent.ip_logging, 0, 2);
+  if (has('redirect_cache')) out.redirect_cache = [-1, 0, 1, 24, 168].includes(int(sent.redirect_cache)) ? int(sent.redirect_cache) : 1;
+  if (has('rest_api')) out.rest_api = [0, 1, 3].includes(int(sent.rest_api)) ? int(sent.rest_api) : 0;
+  if (has('monitor_post')) out.monitor_post = /^\d+$/.test(String(sent.monitor_post)) ? (int(sent.monitor_post) === 0 ? 0 : await validGroup(sent.monitor_post)) : 0;
+  if (has('last_group_id')) out.last_group_id = await validGroup(sent.last_group_id);
+  if (has('monitor_types')) {
+    out.monitor_types = strings(sent.monitor_types);
+    if (out.monitor_types.length === 0) Object.assign(out, { monitor_post: 0, associated_redirect: '' });
+  }
+  for (const k of ['associated_redirect', 'auto_target'] as const) if (has(k)) out[k] = text(sent[k]);
+  if (has('ip_headers')) out.ip_headers = strings(sent.ip_headers);
+  if (has('ip_proxy')) out.ip_proxy = strings(sent.ip_proxy);
+  if (has('aliases')) out.aliases = strings(sent.aliases).map((a) => a.replace(/^https?:\/\//i, '').replace(/\/.*$/, '')).filter(Boolean).slice(0, 20);
+  if (has('permalinks')) out.permalinks = strings(sent.permalinks).slice(0, 10);
+  if (has('preferred_domain')) out.preferred_domain = sent.preferred_domain === 'www' || sent.preferred_domain === 'nowww' ? sent.preferred_domain : '';
+  if (has('plugin_update')) out.plugin_update = sent.plugin_update === 'admin' ? 'admin' : 'prompt';
+  if (has('update_notice')) out.update_notice = text(sent.update_notice);
+  if (has('headers') && Array.isArray(sent.headers)) out.headers = sent.headers.filter((h) => h && typeof h === 'object') as RedirectionSettings['headers'];
+  if (has('cache_key')) out.cache_key = sent.cache_key === true ? Math.floor(now.getTime() / 1000) : 0;
+  if (has('flag_query') && (FLAG_QUERY as readonly unknown[]).includes(sent.flag_query)) out.flag_query = sent.flag_query as RedirectionSettings['flag_query'];
+  // Flags go through the source-flag parser: only real booleans count.
+  for (const k of ['flag_case', 'flag_trailing', 'flag_regex'] as const) if (typeof sent[k] === 'boolean') out[k] = sent[k];
+  if (has('relocate')) {
+    out.relocate = text(sent.relocate);
+    if (out.relocate !== '') Object.assign(out, { preferred_domain: '', aliases: [], https: false });
+  }
+  return out;
+}
+
+async function answer(ctx: RestContext, settings: RedirectionSettings): Promise<RestResult> {
+  return {
+    body: {
+      // `modules` is an empty PHP array when no module has a location.
+      settings: { ...settings, modules: Object.keys(settings.modules).length ? settings.modules : [] },
+      groups: groupsDropdown(await ctx.store.redirection.allGroups()),
+      installed: `${process.cwd()}/`,
+      canDelete: true,
+      post_types: POST_TYPES,
+    },
+  };
+}
+
+export function settingRoutes(): RouteDecl[] {
+  return [
+    route(
+      NS,
+      `${P}/setting`,
+      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: async (ctx) => answer(ctx, await ctx.store.redirection.settings()) }),
+      endpoint({
+        methods: ['POST', 'PUT', 'PATCH'],
+        args: {},
+        permission: admin,
+        handler: async (ctx, a) => {
+          const saved = await ctx.store.transaction(async (store) => {
+            const current = await store.redirection.settings();
+            const patch = await sanitize(store, ctx.clock.now(), legacyParams(ctx, a));
+            return Object.keys(patch).length ? store.redirection.saveSettings(patch) : current;
+          });
+          return answer(ctx, saved);
+        },
+      }),
+    ),
+  ];
+}

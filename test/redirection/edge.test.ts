@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edgeFor } from '../../src/edge/handler.ts';
+import { testApp, type TestApp } from '../support/app.ts';
+import { capture, insertRecordedState } from './support.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:09:56Z' } });
+  await app.store.options.setSite({ name: 'Oracle Site', description: 'Reference oracle' });
+  await insertRecordedState(app.store);
+});
+afterAll(() => app.close());
+
+const seqs = [435, 436, 437, 438, 439, 440, 441, 442, 443, 444];
+
+describe('site requests against the recorded redirects (435-444)', () => {
+  it.each(seqs)('capture %i: status, Location and X-Redirect-By', async (seq) => {
+    const c = capture(seq);
+    const res = await app.server.inject({ method: 'GET', url: c.request.url, headers: { 'user-agent': c.request.headers['User-Agent']!, host: '127.0.0.1:8088' } });
+    expect(res.statusCode).toBe(c.response.status);
+    expect(res.headers.location).toBe(c.response.headers.Location);
+    expect(res.headers['x-redirect-by']).toBe(c.response.headers['X-Redirect-By']);
+  });
+
+  it('counts hits and writes the log and 404 rows the recorded site wrote (445-447)', async () => {
+    await edgeFor(app.services).flush();
+    const hits = await app.store.sql.query<{ id: number; hits: number; seen: boolean }>('select id, hits, last_access is not null as seen from redirection_items order by id');
+    // Hits in 447 less those in the state before (413): old-page 3 requests, blog, partner and archive 1; the 410 page none.
+    const recorded = new Map((capture(447).response.body_json as { items: Array<{ id: number; hits: number }> }).items.map((r) => [r.id, r.hits]));
+    for (const [id, was] of [[1, 0], [2, 1], [3, 0], [6, 0], [8, 0]] as const) {
+      const now = hits.find((h) => h.id === id)!;
+      expect(now.hits - was).toBe(recorded.get(id)! - was);
+      expect(now.hits - was).toBe(id === 3 ? 0 : id === 1 ? 3 : 1);
+      expect(now.seen).toBe(id !== 3);
+    }
+    const logs = await app.store.sql.query<Record<string, unknown>>('select url, sent_to, http_code, redirection_id, domain, agent, referrer, ip, request_method from redirection_logs order by id');
+    const want = (capture(445).response.body_json as { items: Array<Record<string, unknown>> }).items.filter((l) => l.agent === 'Mozilla/5.0 (oracle-capture)').reverse();
+    expect(logs).toEqual(want.map((l) => ({ url: l.url, sent_to: l.sent_to, http_code: l.http_code, redirection_id: l.redirection_id, domain: l.domain, agent: l.agent, referrer: l.referrer, ip: l.ip, request_method: l.request_method })));
+    const missing = await app.store.sql.query<{ url: string; http_code: number }>('select url, http_code from redirection_404 order by id');
+    const want404 = (capture(446).response.body_json as { items: Array<{ url: string; agent: string; http_code: number }> }).items.filter((l) => l.agent === 'Mozilla/5.0 (oracle-capture)').reverse();
+    expect(missing).toEqual(want404.map((l) => ({ url: l.url, http_code: l.http_code })));
+  });
+
+  it('writes no 404 rows when expire_404 is -1, and picks up rule changes after invalidate', async () => {
+    await app.store.options.set('redirection', { expire_404: -1 });
+    const edge = edgeFor(app.services);
+    edge.invalidate();
+    await edge.flush();
+    const [{ n: before }] = await app.store.sql.query<{ n: number }>('select count(*)::int as n from redirection_404');
+    await app.server.inject({ method: 'GET', url: '/nowhere' });
+    await app.store.sql.query(`update redirection_items set enabled = true where id = 4`);
+    edge.invalidate();
+    const res = await app.server.inject({ method: 'GET', url: '/promo' });
+    expect([res.statusCode, res.headers.location]).toEqual([302, '/events/']);
+    await edge.flush();
+    const [{ n: after }] = await app.store.sql.query<{ n: number }>('select count(*)::int as n from redirection_404');
+    expect(after).toBe(before);
+  });
+});

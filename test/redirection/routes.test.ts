@@ -1,0 +1,122 @@
+/** redirection/v1 routes: descriptors as the legacy index shows them, and rules no capture covers. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedRedirectionDemo } from '../../src/namespaces/redirection/demo.ts';
+import { testApp, type TestApp } from '../support/app.ts';
+
+const legacy = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../fixtures/captures/042-wp-json-index.json'), 'utf8'))
+  .response.body_json.routes as Record<string, { endpoints: unknown[] }>;
+
+let app: TestApp;
+let admin: string;
+const call = async (method: string, url: string, body?: unknown, auth: string | null = admin) => {
+  const res = await app.server.inject({
+    method: method as 'GET',
+    url: `/wp-json/redirection/v1${url}`,
+    headers: { ...(auth ? { authorization: auth } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    payload: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.statusCode, body: res.json() };
+};
+
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:07:00Z' } });
+  admin = await app.auth('administrator');
+});
+afterAll(() => app.close());
+
+describe('index descriptors', () => {
+  it('every legacy management route is declared with the legacy endpoints', async () => {
+    const res = await app.server.inject({ url: '/wp-json/redirection/v1' });
+    const routes = res.json().routes as Record<string, { endpoints: unknown[] }>;
+    const management = Object.keys(legacy).filter((k) => k.startsWith('/redirection/v1') && !/\/(export|import\/file)\//.test(k));
+    expect(management.length).toBeGreaterThan(15);
+    for (const k of management) expect({ route: k, endpoints: routes[k]?.endpoints }).toEqual({ route: k, endpoints: legacy[k].endpoints });
+  });
+});
+
+describe('rules', () => {
+  it('an editor is refused with 403', async () => {
+    const r = await call('GET', '/redirect', undefined, await app.auth('editor'));
+    expect(r).toEqual({ status: 403, body: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } } });
+  });
+
+  it('per_page above 200 is a 400, not a clamp', async () => {
+    expect((await call('GET', '/redirect?per_page=201')).status).toBe(400);
+  });
+
+  it('a filterBy key the route does not allow is refused with the legacy message', async () => {
+    const r = await call('GET', '/404?filterBy%5Btarget%5D=x');
+    expect(r.status).toBe(400);
+    expect(r.body.data.params).toEqual({ filterBy: 'Filter type is not supported: target' });
+    expect((await call('GET', '/redirect?filterBy=abc')).body.data.params).toEqual({ filterBy: 'Filter is not an array' });
+  });
+
+  it('a group needs a module of 1, 2 or 3 and a name', async () => {
+    const r = await call('POST', '/group', { name: 'Zero', moduleId: 0 });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('redirect_group_invalid');
+    expect((await call('POST', '/group', { name: '  ', moduleId: 1 })).body.code).toBe('redirect_group_invalid');
+  });
+
+  it('disabling a group disables its redirects; deleting it deletes them, in one request each', async () => {
+    const groups = await call('POST', '/group', { name: 'Cascade', moduleId: 3, orderby: 'id' });
+    const id = groups.body.items[0].id as number;
+    await call('POST', '/redirect', { url: ['/c1', '/c2'], match_type: 'url', action_type: 'url', action_data: { url: '/t' }, group_id: id });
+    await call('POST', '/bulk/group/disable', { items: [id] });
+    const listed = await call('GET', `/redirect?filterBy%5Bgroup%5D=${id}`);
+    expect(listed.body.items.map((r: { enabled: boolean }) => r.enabled)).toEqual([false, false]);
+    await call('POST', '/bulk/group/delete', { items: String(id) });
+    expect((await call('GET', `/redirect?filterBy%5Bgroup%5D=${id}`)).body.total).toBe(0);
+  });
+
+  it('a bulk action with an unknown ID changes nothing', async () => {
+    await call('POST', '/redirect', { url: '/keep', match_type: 'url', action_type: 'url', action_data: { url: '/t' }, group_id: 1 });
+    const before = await call('GET', '/redirect?filterBy%5Burl%5D=keep');
+    const r = await call('POST', '/bulk/redirect/delete', { items: [before.body.items[0].id, 99999] });
+    expect(r.body.code).toBe('redirect_bulk_failed');
+    expect((await call('GET', '/redirect?filterBy%5Burl%5D=keep')).body.total).toBe(1);
+  });
+
+  it('global bulk actions apply to what the filter matches', async () => {
+    await call('POST', '/redirect', { url: '/glob-a', match_type: 'url', action_type: 'url', action_data: { url: '/t' }, group_id: 1 });
+    await call('POST', '/bulk/redirect/disable', { global: true, filterBy: { url: 'glob-' } });
+    const r = await call('GET', '/redirect?filterBy%5Burl%5D=glob-');
+    expect(r.body.items[0].enabled).toBe(false);
+    expect((await call('GET', '/redirect?filterBy%5Burl%5D=keep')).body.items[0].enabled).toBe(true);
+  });
+
+  it('settings are partial and sanitized; empty params change nothing', async () => {
+    const before = (await call('GET', '/setting')).body.settings;
+    expect((await call('POST', '/setting', {})).body.settings).toEqual(before);
+    const after = (await call('POST', '/setting', { expire_404: 99, redirect_cache: 5, bogus: 1 })).body.settings;
+    expect(after).toEqual({ ...before, expire_404: 60, redirect_cache: 1 });
+  });
+
+  it('grouped log rows are deleted by their value', async () => {
+    const at = new Date('2026-11-21T12:00:00Z');
+    const row = { created: at, domain: null, agent: 'a', referrer: null, ip: '10.0.0.1', httpCode: 404, requestMethod: 'GET', requestData: null };
+    await app.store.redirection.insert404({ ...row, url: '/gone-x' });
+    await app.store.redirection.insert404({ ...row, url: '/gone-x' });
+    const grouped = await call('GET', '/404?groupBy=url');
+    expect(grouped.body.items).toContainEqual({ count: 2, url: '/gone-x', id: '/gone-x' });
+    await call('POST', '/bulk/404/delete', { items: ['/gone-x'], groupBy: 'url' });
+    expect((await call('GET', '/404?filterBy%5Burl-exact%5D=/gone-x')).body.total).toBe(0);
+  });
+
+  it('the plugin maintenance routes answer for a store with nothing to repair', async () => {
+    expect((await call('POST', '/plugin/data', { upgrade: 'retry' })).body).toEqual({ status: 'ok', inProgress: false, complete: 100 });
+    expect((await call('GET', '/import/plugin')).body).toEqual({ importers: [] });
+    expect((await call('POST', '/plugin/fix', { reason: 'x' })).status).toBe(400);
+  });
+
+  it('the demo seeder fills an untouched install once', async () => {
+    const fresh = await testApp();
+    await seedRedirectionDemo(fresh.store);
+    await seedRedirectionDemo(fresh.store);
+    expect((await fresh.store.redirection.redirectsForExport('all')).length).toBe(6);
+    expect((await fresh.store.redirection.allGroups()).map((g) => g.name)).toEqual(['Redirections', 'Modified Posts', 'Marketing', 'Legacy server']);
+    await fresh.close();
+  });
+});
