@@ -102,7 +102,7 @@ export function guardedFetcher(opts: UpstreamOptions): Fetcher {
         });
         const location = res.headers.location;
         if (REDIRECTS.has(res.statusCode) && typeof location === 'string') {
-          res.body.destroy();
+          await res.body.dump().catch(() => undefined);
           if (hop >= maxRedirects) throw upstreamErrors.redirects(maxRedirects);
           url = new URL(location, url);
           continue;
@@ -131,10 +131,8 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, si
   try {
     for await (const chunk of body) {
       size += (chunk as Buffer).length;
-      if (size > max) {
-        body.destroy();
-        throw upstreamErrors.tooLarge(max);
-      }
+      // Leaving the loop by throwing ends the stream.
+      if (size > max) throw upstreamErrors.tooLarge(max);
       chunks.push(chunk as Buffer);
     }
   } catch (e) {
