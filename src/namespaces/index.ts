@@ -4,12 +4,11 @@
  */
 import type { RouteDecl } from '../contract/route.ts';
 import type { Services } from '../services.ts';
-import { noEmbeddables } from './oembed/embeddable.ts';
+import { siteEmbeddables } from './oembed/embeddable.ts';
 import { oembedNamespace } from './oembed/routes.ts';
 
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 
 export const translators: Record<string, NamespaceFactory> = {};
 
-// Integration: replace noEmbeddables with the calendar's EmbeddableLookup (events, venues, organizers).
-translators['oembed/1.0'] = oembedNamespace(noEmbeddables);
+translators['oembed/1.0'] = oembedNamespace(siteEmbeddables);

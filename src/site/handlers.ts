@@ -4,11 +4,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
+import { siteEmbeddables } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
+import { recordPages } from './pages/handler.ts';
 
 /** Answers the request and returns true, or returns false to let the next handler try. */
 export type SiteHandler = (req: FastifyRequest, reply: FastifyReply, pathname: string, query: Params) => Promise<boolean>;
 
-export function siteHandlers(_services: Services): SiteHandler[] {
-  return [];
+export function siteHandlers(services: Services): SiteHandler[] {
+  return [recordPages(services, siteEmbeddables)];
 }

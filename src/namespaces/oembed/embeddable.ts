@@ -42,5 +42,11 @@ export async function publicEmbeddable(lookup: EmbeddableLookup, url: URL, ctx: 
   return found?.isPublic ? found : null;
 }
 
-/** The lookup before the calendar's is wired in (see src/namespaces/index.ts): no record of this site is embeddable. */
+/** A lookup that finds nothing: no record of this site is embeddable or shown. */
 export const noEmbeddables: EmbeddableLookup = { byUrl: async () => null };
+
+/**
+ * The one wiring point for oEmbed and the record pages. Integration: the calendar's lookup over its
+ * repository goes here; until then nothing is embeddable (embed answers 404, pages fall through).
+ */
+export const siteEmbeddables: EmbeddableLookup = noEmbeddables;
