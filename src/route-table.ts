@@ -4,6 +4,7 @@
  */
 import { RouteTable } from './contract/router.ts';
 import type { RouteDecl } from './contract/route.ts';
+import { batchRoutes } from './namespaces/batch/batch.ts';
 import { translators } from './namespaces/index.ts';
 import { namespaceIndexRoute, siteIndexRoutes } from './namespaces/root/site-index.ts';
 import type { Services } from './services.ts';
@@ -11,6 +12,7 @@ import type { Services } from './services.ts';
 export function buildRouteTable(services: Omit<Services, 'table'>, table = new RouteTable()): RouteTable {
   const all: Services = { ...services, table };
   for (const r of siteIndexRoutes(table)) table.add(r);
+  for (const r of batchRoutes(all)) table.add(r);
   for (const [namespace, mapping] of Object.entries(services.mappings.namespaces)) {
     const factory = translators[namespace];
     if (mapping.mode !== 'translate' || !factory) continue;

@@ -43,6 +43,8 @@ export function plan(table: RouteTable, call: RestCall): Plan {
   const method = call.method as Method | 'HEAD';
   const match = METHODS.has(method) ? table.match(call.route, method) : null;
   if (!match?.endpoint) throw coreErrors.noRoute();
+  // WordPress checks batch eligibility between the route match and the parameters.
+  if (call.ctx.inBatch && !match.endpoint.endpoint.allowBatch) throw coreErrors.batchNotAllowed();
   if (call.body.json && !call.body.json.ok) throw coreErrors.invalidJson(call.body.json.error);
   const params = mergeParams(call.body, method, call.query, match.urlParams);
   const args = validateArgs(match.endpoint.args, params);
@@ -60,11 +62,11 @@ export function allowHeader(route: CompiledRoute, ctx: Pick<RestContext, 'user'>
   return route.endpoints.filter((e) => e.endpoint.permission.allows(ctx.user)).flatMap((e) => e.endpoint.methods).join(', ');
 }
 
-/** Plans and runs one call; every failure becomes its legacy error body. */
-export async function dispatch(table: RouteTable, call: RestCall): Promise<Outcome> {
-  let planned: Plan | null = null;
+/** Plans (unless given the plan) and runs one call; every failure becomes its legacy error body. */
+export async function dispatch(table: RouteTable, call: RestCall, given?: Plan): Promise<Outcome> {
+  let planned: Plan | null = given ?? null;
   try {
-    planned = plan(table, call);
+    planned ??= plan(table, call);
     const result = await run(planned);
     return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, route: planned.route }, call);
   } catch (e) {

@@ -4,6 +4,8 @@
  */
 import type { RouteDecl } from '../contract/route.ts';
 import type { Services } from '../services.ts';
+import { siteEmbeddables } from './oembed/embeddable.ts';
+import { oembedNamespace } from './oembed/routes.ts';
 import { ioRoutes } from './redirection/io/routes.ts';
 import { redirectionRoutes } from './redirection/index.ts';
 
@@ -12,3 +14,4 @@ export type NamespaceFactory = (services: Services) => RouteDecl[];
 export const translators: Record<string, NamespaceFactory> = {};
 // Import/export routes live apart from the management routes (io/); the factory takes both.
 translators['redirection/v1'] = (services) => [...redirectionRoutes(), ...ioRoutes(services)];
+translators['oembed/1.0'] = oembedNamespace(siteEmbeddables);

@@ -1,0 +1,148 @@
+/**
+ * `POST /batch/v1`: several write requests in one call. Every item goes through the same
+ * pipeline as a request of its own (`plan`, then `run`, as the batch caller); the answer is 207
+ * with one `{body, status, headers}` per item, in request order.
+ *
+ * `normal`: items run in order, each on its own. `require-all-validate`: every item is planned
+ * first and, if one fails, nothing runs; otherwise all items run in one store transaction, and a
+ * failing item rolls back the ones before it (see docs/batch.md).
+ */
+import { z } from 'zod';
+import { arg } from '../../contract/args.ts';
+import { RestError } from '../../contract/errors.ts';
+import { parseQueryString } from '../../contract/php-params.ts';
+import { publicAccess } from '../../contract/permission.ts';
+import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
+import type { RouteTable } from '../../contract/router.ts';
+import type { RestContext } from '../../http/context.ts';
+import { asRestError, dispatch, plan, type Outcome, type Plan, type RestCall } from '../../http/dispatch.ts';
+import { filterFields } from '../../http/shape.ts';
+import type { Services } from '../../services.ts';
+import type { Store } from '../../store/store.ts';
+
+export const MAX_BATCH = 25;
+
+// The descriptor keywords are the legacy index's exactly: `meta` drops what zod adds
+// (`anyOf` for the union, `propertyNames`, `additionalProperties: false`) and names the types WordPress names.
+const headerValue = z
+  .union([z.string(), z.array(z.string())])
+  .meta({ type: ['string', 'array'], items: { type: 'string' }, anyOf: undefined });
+const batchItem = z
+  .object({
+    method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']).default('POST'),
+    path: z.string(),
+    body: z.looseObject({}).optional(),
+    headers: z.record(z.string(), headerValue).meta({ propertyNames: undefined }).optional(),
+  })
+  .meta({ additionalProperties: undefined });
+type BatchItem = z.output<typeof batchItem>;
+
+const args = {
+  validation: arg.enum(['require-all-validate', 'normal'], { default: 'normal' }),
+  requests: arg.array(batchItem, { maxItems: MAX_BATCH, required: true }),
+};
+
+/** One item of the answer; PHP encodes empty header maps as `[]`. */
+interface ItemResponse {
+  body: unknown;
+  status: number;
+  headers: Record<string, string> | [];
+}
+
+export function batchRoutes(services: Services): RouteDecl[] {
+  const { table } = services;
+  return [
+    route(
+      '',
+      '/batch/v1',
+      endpoint({
+        methods: ['POST'],
+        args,
+        permission: publicAccess,
+        async handler(ctx, a) {
+          const calls = (a.requests as BatchItem[]).map((item) => subCall(item, ctx));
+          const body = a.validation === 'require-all-validate' ? await allOrNothing(table, calls, ctx) : await inTurn(table, calls);
+          return { status: 207, body };
+        },
+      }),
+    ),
+  ];
+}
+
+/** A sub-request: the path's query string becomes its query, `body` its form body, as WordPress does. */
+function subCall(item: BatchItem, ctx: RestContext): RestCall | RestError {
+  const m = /^([^?#]*)(?:\?([^#]*))?/.exec(item.path);
+  // A protocol-relative path names a host, not a route: PHP's parse_url has no path to give.
+  if (!m || item.path.startsWith('//')) return new RestError('parse_path_failed', 'Could not parse the path.', 400);
+  const headers = Object.fromEntries(Object.entries(item.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    method: item.method,
+    route: m[1],
+    query: parseQueryString(m[2] ?? ''),
+    body: { json: null, form: item.body ?? {}, files: new Map() },
+    ctx: { user: ctx.user, store: ctx.store, clock: ctx.clock, urls: ctx.urls, log: ctx.log, ip: ctx.ip, headers, inBatch: true },
+  };
+}
+
+async function inTurn(table: RouteTable, calls: (RestCall | RestError)[]) {
+  const responses: ItemResponse[] = [];
+  for (const call of calls) responses.push(call instanceof RestError ? errorItem(call) : toItem(await dispatch(table, call), call));
+  return { responses };
+}
+
+/** Thrown inside the transaction to roll it back; carries the answers computed so far. */
+class RolledBack extends Error {
+  constructor(readonly responses: ItemResponse[]) {
+    super('batch rolled back');
+  }
+}
+
+async function allOrNothing(table: RouteTable, calls: (RestCall | RestError)[], ctx: RestContext) {
+  const plans = calls.map((call): Plan | RestError => {
+    if (call instanceof RestError) return call;
+    try {
+      return plan(table, call);
+    } catch (e) {
+      return asRestError(e, ctx.log);
+    }
+  });
+  if (plans.some((p) => p instanceof RestError)) {
+    return { failed: 'validation', responses: plans.map((p) => (p instanceof RestError ? errorItem(p) : null)) };
+  }
+  const valid = plans as Plan[];
+  try {
+    const responses = await ctx.store.transaction(async (tx) => {
+      const done: ItemResponse[] = [];
+      for (const [i, p] of valid.entries()) {
+        const call = withStore(calls[i] as RestCall, tx);
+        const item = toItem(await dispatch(table, call, { ...p, ctx: { ...p.ctx, store: tx } }), call);
+        done.push(item);
+        if (item.status >= 400) throw new RolledBack([...done, ...valid.slice(i + 1).map(notRun)]);
+      }
+      return done;
+    });
+    return { responses };
+  } catch (e) {
+    if (e instanceof RolledBack) return { responses: e.responses };
+    throw e;
+  }
+}
+
+function withStore(call: RestCall, store: Store): RestCall {
+  return { ...call, ctx: { ...call.ctx, store } };
+}
+
+/** The items after a failing one in a rolled-back batch never ran (Lintel's own answer; see DEVIATIONS.md). */
+function notRun(): ItemResponse {
+  return errorItem(new RestError('rest_batch_not_run', 'Not run: an earlier request of this batch failed, so nothing was written.', 424));
+}
+
+function errorItem(e: RestError): ItemResponse {
+  return { body: e.toBody(), status: e.status, headers: [] };
+}
+
+function toItem(o: Outcome, call: RestCall): ItemResponse {
+  // `_fields` in an item's query string filters its body, as rest_post_dispatch does for each item.
+  const body = o.status < 400 && call.query._fields !== undefined ? filterFields(o.body, call.query._fields) : o.body;
+  return { body, status: o.status, headers: Object.keys(o.headers).length ? o.headers : [] };
+}

@@ -1,0 +1,74 @@
+/**
+ * The oEmbed document of a record of this site, as the legacy site wrote it (key order, width
+ * clamp, the blockquote + iframe markup), and its XML form.
+ */
+import { randomInt } from 'node:crypto';
+import type { Embeddable } from './embeddable.ts';
+
+export interface EmbedSite {
+  name: string;
+  home: string;
+}
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** The secret that pairs the blockquote with its iframe: 10 random letters and digits. */
+export function embedSecret(): string {
+  let s = '';
+  for (let i = 0; i < 10; i++) s += ALNUM[randomInt(ALNUM.length)];
+  return s;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
+
+/** Width between 200 and 600 (absint of what was asked); height 16:9 of it, at least 200. */
+export function embedSize(maxwidth: unknown): { width: number; height: number } {
+  const asked = Math.abs(Math.trunc(Number.parseFloat(String(maxwidth))) || 0);
+  const width = Math.min(Math.max(200, asked), 600);
+  return { width, height: Math.max(Math.ceil((width * 9) / 16), 200) };
+}
+
+export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unknown, secret = embedSecret()): Record<string, unknown> {
+  const { width, height } = embedSize(maxwidth);
+  const title = escapeHtml(record.title);
+  const frameTitle = escapeHtml(`\u201c${record.title}\u201d \u2014 ${site.name}`).replace(/\u201c/g, '&#8220;').replace(/\u201d/g, '&#8221;').replace(/\u2014/g, '&#8212;');
+  const html =
+    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${escapeHtml(record.permalink)}">${title}</a></blockquote>` +
+    `<iframe sandbox="allow-scripts" security="restricted" src="${escapeHtml(record.permalink)}embed/#?secret=${secret}" width="${width}" height="${height}" title="${frameTitle}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
+  return {
+    version: '1.0',
+    provider_name: site.name,
+    provider_url: site.home,
+    author_name: record.authorName ?? site.name,
+    author_url: record.authorUrl ?? site.home,
+    title: record.title,
+    type: 'rich',
+    width,
+    height,
+    html,
+  };
+}
+
+function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function xmlNodes(data: Record<string, unknown>): string {
+  let out = '';
+  for (const [k, v] of Object.entries(data)) {
+    // Numeric keys (lists) are not valid element names: PHP writes them as <oembed>.
+    const tag = /^\d/.test(k) ? 'oembed' : k;
+    if (v !== null && typeof v === 'object') out += `<${tag}>${xmlNodes(v as Record<string, unknown>)}</${tag}>`;
+    else out += `<${tag}>${xmlEscape(v === null || v === undefined ? '' : typeof v === 'boolean' ? (v ? '1' : '') : String(v))}</${tag}>`;
+  }
+  return out;
+}
+
+/** The XML form (SimpleXML's output in the legacy site). */
+export function oembedXml(data: Record<string, unknown>): string {
+  return `<?xml version="1.0"?>\n<oembed>${xmlNodes(data)}</oembed>\n`;
+}
+
+export const XML_TYPE = 'text/xml; charset=UTF-8';

@@ -1,0 +1,99 @@
+/**
+ * The public page of an event, venue or organizer, and its `embed/` variant (what the oEmbed
+ * iframe loads): plain HTML with inline CSS, no JavaScript, readable from phone to desktop.
+ */
+import { escapeHtml } from '../../namespaces/oembed/document.ts';
+import type { Embeddable } from '../../namespaces/oembed/embeddable.ts';
+import { offsetMinutes } from '../time.ts';
+
+/** A wall-clock time in `zone` as the instant it names (the offset is that of the moment itself). */
+function instantOf(wall: string, zone: string): Date {
+  const asUtc = Date.parse(`${wall}Z`);
+  const first = offsetMinutes(zone, new Date(asUtc));
+  const offset = offsetMinutes(zone, new Date(asUtc - first * 60000));
+  return new Date(asUtc - offset * 60000);
+}
+
+function isoWithOffset(wall: string, zone: string): string {
+  const m = offsetMinutes(zone, instantOf(wall, zone));
+  const sign = m < 0 ? '-' : '+';
+  const a = Math.abs(m);
+  return `${wall}${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+}
+
+/** Start and end as readers expect them, in the event's own zone (with its abbreviation). */
+export function eventWhen(r: Pick<Embeddable, 'start' | 'end' | 'timezone' | 'allDay'>): { text: string; start: string; end: string | null } | null {
+  if (!r.start) return null;
+  const zone = r.timezone ?? 'UTC';
+  const day: Intl.DateTimeFormatOptions = { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' };
+  const time: Intl.DateTimeFormatOptions = { timeZone: zone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+  const start = instantOf(r.start, zone);
+  const end = r.end ? instantOf(r.end, zone) : null;
+  const fmt = (d: Date, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', o).format(d);
+  const sameDay = end !== null && fmt(start, day) === fmt(end, day);
+  let text: string;
+  if (r.allDay) text = end && !sameDay ? `${fmt(start, day)} – ${fmt(end, day)}` : fmt(start, day);
+  else if (!end) text = `${fmt(start, day)}, ${fmt(start, time)}`;
+  else if (sameDay) text = `${fmt(start, day)}, ${fmt(start, { ...time, timeZoneName: undefined })} – ${fmt(end, time)}`;
+  else text = `${fmt(start, day)}, ${fmt(start, time)} – ${fmt(end, day)}, ${fmt(end, time)}`;
+  return { text, start: isoWithOffset(r.start, zone), end: r.end ? isoWithOffset(r.end, zone) : null };
+}
+
+const STYLE = `
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fafafa}
+main{max-width:44rem;margin:0 auto;padding:1.5rem 1rem 3rem}
+.kind{margin:0;font-size:.8rem;letter-spacing:.08em;text-transform:uppercase;color:#5a5a60}
+h1{margin:.25rem 0 1rem;font-size:clamp(1.6rem,5vw,2.4rem);line-height:1.2;overflow-wrap:anywhere}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:0 0 1.5rem;padding:1rem;background:#fff;border:1px solid #e3e3e8;border-radius:.5rem}
+dt{font-weight:600}
+dd{margin:0;overflow-wrap:anywhere}
+.description{overflow-wrap:anywhere}
+.description img,.description iframe,.description video{max-width:100%;height:auto}
+.description pre{white-space:pre-wrap}
+.description table{display:block;max-width:100%;overflow-x:auto}
+footer{margin-top:2rem;font-size:.85rem;color:#5a5a60}
+a{color:#0b57d0}
+@media (max-width:30rem){dl{grid-template-columns:1fr}dt{margin-top:.35rem}}
+.embed main{padding:1rem;max-width:none}
+.embed h1{font-size:1.4rem;margin-bottom:.5rem}
+.embed .description{max-height:8.5em;overflow:hidden}
+`;
+
+const KIND = { event: 'Event', venue: 'Venue', organizer: 'Organizer' } as const;
+
+export interface PageOptions {
+  siteName: string;
+  /** The `embed/` variant: compact, links open in the embedding page's window. */
+  embed: boolean;
+}
+
+export function recordPage(r: Embeddable, o: PageOptions): string {
+  const when = r.kind === 'event' ? eventWhen(r) : null;
+  const facts: string[] = [];
+  if (when) facts.push(`<dt>When</dt><dd><time datetime="${when.start}">${escapeHtml(when.text)}</time></dd>`);
+  if (r.venueName) facts.push(`<dt>Venue</dt><dd>${escapeHtml(r.venueName)}</dd>`);
+  if (r.organizerNames?.length) facts.push(`<dt>${r.organizerNames.length > 1 ? 'Organizers' : 'Organizer'}</dt><dd>${r.organizerNames.map(escapeHtml).join(', ')}</dd>`);
+  const title = escapeHtml(r.title);
+  return `<!doctype html>
+<html lang="en"${o.embed ? ' class="embed"' : ''}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} – ${escapeHtml(o.siteName)}</title>
+<link rel="canonical" href="${escapeHtml(r.permalink)}">
+${o.embed ? '<meta name="robots" content="noindex">\n<base target="_top">\n' : ''}<style>${STYLE}</style>
+</head>
+<body${o.embed ? ' class="embed"' : ''}>
+<main>
+<p class="kind">${KIND[r.kind]}</p>
+<h1>${o.embed ? `<a href="${escapeHtml(r.permalink)}">${title}</a>` : title}</h1>
+${facts.length ? `<dl>${facts.join('')}</dl>` : ''}
+<div class="description">${r.descriptionHtml}</div>
+<footer>${o.embed ? `<a href="${escapeHtml(r.permalink)}">${escapeHtml(o.siteName)}</a>` : escapeHtml(o.siteName)}</footer>
+</main>
+</body>
+</html>
+`;
+}
