@@ -7,11 +7,13 @@ import { migrate } from './migrate.ts';
 import { OptionsRepo } from './options.ts';
 import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
 import { UserRepo } from './users.ts';
+import { CalendarRepo } from './calendar.ts';
 import path from 'node:path';
 
 export interface Store {
   readonly users: UserRepo;
   readonly options: OptionsRepo;
+  readonly calendar: CalendarRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -24,6 +26,7 @@ export function storeOn(sql: Sql): Store {
     sql,
     users: new UserRepo(sql),
     options: new OptionsRepo(sql),
+    calendar: new CalendarRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx))),
   };
