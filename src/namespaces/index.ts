@@ -4,7 +4,10 @@
  */
 import type { RouteDecl } from '../contract/route.ts';
 import type { Services } from '../services.ts';
+import { calendarRoutes } from './calendar/routes.ts';
 
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 
 export const translators: Record<string, NamespaceFactory> = {};
+
+translators['calendar/events/v1'] = () => calendarRoutes();
