@@ -48,8 +48,10 @@ export const forbidden = (ctx: RestContext) => new RestError('rest_forbidden', '
 export function archiveLinks(base: string, args: [string, string | number][], page: number, hasNext: boolean, extras: [string, string][] = []) {
   const enc = (list: [string, string | number][]) =>
     list.map(([k, v]) => `${k}=${encodeURIComponent(String(v)).replace(/%20/g, '+').replace(/%2C/gi, ',')}`).join('&');
+  const reencode = extras.length > 0;
   // Appending extra args re-encodes the earlier ones (WordPress add_query_arg).
-  const raw = extras.length ? `${enc(args)}&${extras.map(([k, v]) => `${k}=${v}`).join('&')}` : args.map(([k, v]) => `${k}=${v}`).join('&');
+  extras = extras.filter(([, v]) => v !== '');
+  const raw = reencode ? [enc(args), ...extras.map(([k, v]) => `${k}=${v}`)].join('&') : args.map(([k, v]) => `${k}=${v}`).join('&');
   const links: Record<string, string> = { rest_url: `${base}?${raw}` };
   args = [...args, ...extras];
   const rest = args.filter(([k]) => k !== 'page');

@@ -44,7 +44,8 @@ const UNITS: Record<string, (d: Date, n: number) => void> = {
  */
 export function parseWall(input: string, nowWall: Date, zone: string): Date | null {
   const s = input.trim().toLowerCase();
-  if (/^\d{9,}$/.test(s)) return instantToWall(new Date(Number(s) * 1000), zone);
+  // A timestamp is taken as UTC wall time, as the legacy site does.
+  if (/^\d{9,}$/.test(s)) return new Date(Number(s) * 1000);
   const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[t\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(?:z|[+-]\d{2}:?\d{2}|utc)?$/.exec(s);
   if (m) {
     const [y, mo, d, h = '0', mi = '0', se = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];

@@ -30,7 +30,8 @@ export async function eventLinks(store: Store, ids: number[]): Promise<Map<numbe
 
 export async function eventBody(site: Site, e: EventRow, single = false) {
   const links = (await eventLinks(site.ctx.store, [e.id])).get(e.id)!;
-  return eventObject(site, e, links, { single });
+  // JSON-LD is left out for those who only pass the password check.
+  return eventObject(site, e, links, { single, withLd: e.password === '' || canEdit(site.ctx, e) });
 }
 
 type ListArgs = Record<string, unknown> & { page: number; per_page: number };
@@ -108,7 +109,8 @@ export async function eventArchive(ctx: RestContext, a: ListArgs) {
   const extras: [string, string][] = [];
   if (q.venues) extras.push(['venue', q.venues.join(',')]);
   if (q.organizers) extras.push(['organizer', q.organizers.join(',')]);
-  if (q.featured !== undefined) extras.push(['featured', q.featured ? '1' : '0']);
+  // featured=false is dropped by add_query_arg, which still re-encodes the others.
+  if (q.featured !== undefined) extras.push(['featured', q.featured ? '1' : '']);
   const base = site.ctx.urls.rest(`/${site.ns}/events/`);
   const { rest_url, ...neighbours } = archiveLinks(base, echo, a.page, a.page < pages, extras);
   return { body: { events, rest_url, ...neighbours, total, total_pages: pages }, headers: totals(total, pages) };

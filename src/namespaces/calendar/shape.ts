@@ -51,7 +51,7 @@ export function venueObject(s: Site, v: VenueRow, single = false, blank = false)
     id: v.id, author: String(v.author), status: v.status, ...postDates(s, v), url: permalink(s, 'venue', v),
     venue: blank ? [] : texturize(v.name), description: blank ? '' : autop(v.description), excerpt: blank ? '' : autop(v.excerpt), slug: v.slug,
     image: false, address: contact(v.address), city: contact(v.city), country: contact(v.country), province: contact(v.province),
-    state: contact(v.state), zip: contact(v.zip), phone: contact(v.phone), website: contact(v.website), stateprovince: contact(v.stateprovince),
+    state: contact(v.state), zip: contact(v.zip), phone: contact(v.phone), website: contact(v.website), stateprovince: contact(v.stateprovince || v.state || v.province),
   };
   if (v.latitude !== null && v.longitude !== null) Object.assign(base, { geo_lat: v.latitude, geo_lng: v.longitude });
   if (single) base.json_ld = placeLd(v);
@@ -74,7 +74,7 @@ function placeLd(v: VenueRow) {
   const address = compact({ '@type': 'PostalAddress', streetAddress: v.address, addressLocality: v.city,
     addressRegion: v.stateprovince || v.state || v.province, postalCode: v.zip, addressCountry: v.country });
   return {
-    '@type': 'Place', name: v.name, description: ldText(autop(v.description)), url: v.website, address,
+    '@type': 'Place', name: v.name, description: ldText(autop(v.description)), url: '', address,
     ...(v.latitude !== null && v.longitude !== null ? { geo: { '@type': 'GeoCoordinates', latitude: v.latitude, longitude: v.longitude } } : {}),
     telephone: v.phone, sameAs: v.website,
   };
@@ -139,12 +139,12 @@ export interface EventLinks {
 }
 
 /** The full event object; `protectedView` blanks what a password hides (archives). */
-export function eventObject(s: Site, e: EventRow, l: EventLinks, opts: { single?: boolean; protectedView?: boolean } = {}): Record<string, unknown> {
+export function eventObject(s: Site, e: EventRow, l: EventLinks, opts: { single?: boolean; protectedView?: boolean; withLd?: boolean } = {}): Record<string, unknown> {
   const hidden = opts.protectedView === true;
   const url = permalink(s, 'event', e);
   const { cost, values } = costOf(e);
   const when = (prefix: string, wall: string) => ({ [prefix]: wall, [`${prefix}_details`]: details(wall) });
-  const venues = l.venues.map((v) => venueObject(s, v, false));
+  const venues = l.venues.map((v) => venueObject(s, v, opts.single));
   const body: Record<string, unknown> = {
     id: e.id, ...globalIds(s, e.id), author: String(e.author), status: e.status, ...postDates(s, e), url,
     rest_url: restUrl(s, `events/${e.id}`), title: texturize(e.title), description: hidden ? '' : autop(e.description),
@@ -161,23 +161,23 @@ export function eventObject(s: Site, e: EventRow, l: EventLinks, opts: { single?
     categories: hidden ? [] : l.terms.filter((t) => t.taxonomy === 'category').map((t) => embeddedTerm(s, t)),
     tags: hidden ? [] : l.terms.filter((t) => t.taxonomy === 'tag').map((t) => embeddedTerm(s, t)),
     venue: hidden || venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
-    organizer: hidden ? [] : l.organizers.map((o) => organizerObject(s, o, false)),
+    organizer: hidden ? [] : l.organizers.map((o) => organizerObject(s, o, opts.single)),
     custom_fields: [],
   };
-  if (opts.single) body.json_ld = eventLd(s, e, l, url, cost, values);
+  if (opts.single && opts.withLd !== false) body.json_ld = eventLd(s, e, l, url, cost, values);
   return body;
 }
 
 function eventLd(s: Site, e: EventRow, l: EventLinks, url: string, cost: string, values: string[]) {
   const ld: Record<string, unknown> = {
-    '@context': 'http://schema.org', '@type': 'Event', name: texturize(e.title), description: ldText(autop(e.excerpt)), url,
+    '@context': 'http://schema.org', '@type': 'Event', name: texturize(e.title), description: ldText(autop(e.excerpt || e.description)), url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode', eventStatus: 'https://schema.org/EventScheduled',
     startDate: iso(e.start_date, e.timezone), endDate: iso(e.end_date, e.timezone),
   };
   if (l.venues[0]) ld.location = placeLd(l.venues[0]);
   if (l.organizers[0]) ld.organizer = personLd(l.organizers[0]);
   if (cost) {
-    ld.offers = { '@type': 'Offer', price: values[0] === 'free' ? '0' : values[0], priceCurrency: e.currency_code || 'USD', url, category: 'primary',
+    ld.offers = { '@type': 'Offer', price: values.length > 1 ? `${values[0]} – ${values[values.length - 1]}` : values[0] === 'free' ? '0' : values[0], priceCurrency: e.currency_code || 'USD', url, category: 'primary',
       availability: 'inStock', validFrom: `${fmt(e.created).slice(0, 10)}T00:00:00+00:00` };
   }
   ld.performer = 'Organization';
