@@ -112,7 +112,7 @@ export function termObject(s: Site, t: TermRow, path: string, withLinks = false)
       collection: [{ href: wp(coll) }],
       about: [{ href: wp(`taxonomies/${tax}`) }],
       ...(t.parent ? { up: [{ embeddable: true, href: wp(`${coll}/${t.parent}`) }] } : {}),
-      'wp:post_type': [{ href: `${wp('tribe_events')}?${tax === 'post_tag' ? 'tags' : tax}=${t.id}` }, { href: `${wp('tec_calendar_embed')}?${tax === 'post_tag' ? 'tags' : tax}=${t.id}` }],
+      'wp:post_type': [...(tax === 'post_tag' ? [{ href: `${wp('posts')}?tags=${t.id}` }] : []), { href: `${wp('tribe_events')}?${tax === 'post_tag' ? 'tags' : tax}=${t.id}` }, { href: `${wp('tec_calendar_embed')}?${tax === 'post_tag' ? 'tags' : tax}=${t.id}` }],
       curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
     };
   }
