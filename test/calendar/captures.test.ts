@@ -40,6 +40,18 @@ export function normalise(v: unknown, key = ''): unknown {
   return v;
 }
 
+/** The listed deviations (DEVIATIONS.md, Calendar): the capture with the legacy quirk taken out. */
+const deviations: Record<string, (want: any) => unknown> = {
+  // calendar-list-default-descriptor: the request-time defaults are not in the descriptor.
+  '047-calendar-events-options.json': (want) => {
+    for (const k of ['start_date', 'end_date']) delete want.endpoints[0].args[k].default;
+    return want;
+  },
+  // calendar-jsonld-url
+  '151-calendar-event-get-draft-auth.json': (want) => ({ ...want, json_ld: { ...want.json_ld, url: want.json_ld.url.replace('%2F/', '') } }),
+  '153-calendar-event-get-pending-auth.json': (want) => ({ ...want, json_ld: { ...want.json_ld, url: want.json_ld.url.replace('%2F/', '') } }),
+};
+
 let app: TestApp;
 let admin: string;
 
@@ -84,9 +96,20 @@ describe('calendar read captures', () => {
       const c = load(f);
       const res = await send(c);
       expect(res.statusCode).toBe(c.response.status);
-      if (c.response.body_json !== undefined && c.request.method !== 'HEAD') expect(normalise(res.json())).toEqual(normalise(c.response.body_json));
+      const fix = deviations[f] ?? ((w: unknown) => w);
+      if (f === '046-calendar-doc.json') checkDoc(res.json(), c.response.body_json);
+      else if (c.response.body_json !== undefined && c.request.method !== 'HEAD') expect(normalise(res.json())).toEqual(normalise(fix(structuredClone(c.response.body_json))));
       for (const h of ['X-TEC-Total', 'X-TEC-TotalPages']) if (c.response.headers[h]) expect(res.headers[h.toLowerCase()]).toBe(c.response.headers[h]);
       matched.push(f);
     });
   }
 });
+
+/** calendar-doc: the same document shape, paths and operations (Lintel also documents the creates); descriptions are not compared. */
+function checkDoc(got: any, want: any) {
+  expect(Object.keys(got)).toEqual(Object.keys(want));
+  expect(got.info).toEqual(want.info);
+  expect(Object.keys(got.components.schemas).sort()).toEqual(Object.keys(want.components.schemas).sort());
+  expect(Object.keys(got.paths)).toEqual(Object.keys(want.paths));
+  for (const p of Object.keys(want.paths)) expect(Object.keys(got.paths[p]), p).toEqual(expect.arrayContaining(Object.keys(want.paths[p])));
+}
