@@ -4,6 +4,7 @@
  */
 import type { RouteDecl } from '../contract/route.ts';
 import type { Services } from '../services.ts';
+import { calendarRoutes } from './calendar/routes.ts';
 import { siteEmbeddables } from './oembed/embeddable.ts';
 import { oembedNamespace } from './oembed/routes.ts';
 import { ioRoutes } from './redirection/io/routes.ts';
@@ -12,6 +13,7 @@ import { redirectionRoutes } from './redirection/index.ts';
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 
 export const translators: Record<string, NamespaceFactory> = {};
+translators['calendar/events/v1'] = () => calendarRoutes();
 // Import/export routes live apart from the management routes (io/); the factory takes both.
 translators['redirection/v1'] = (services) => [...redirectionRoutes(), ...ioRoutes(services)];
 translators['oembed/1.0'] = oembedNamespace(siteEmbeddables);

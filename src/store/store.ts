@@ -9,6 +9,7 @@ import { OptionsRepo, SiteOptionsCache } from './options.ts';
 import { RedirectionRepo } from './redirection.ts';
 import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
 import { UserRepo } from './users.ts';
+import { CalendarRepo } from './calendar.ts';
 import path from 'node:path';
 
 export interface Store {
@@ -16,6 +17,7 @@ export interface Store {
   readonly options: OptionsRepo;
   readonly authSessions: AuthSessionRepo;
   readonly redirection: RedirectionRepo;
+  readonly calendar: CalendarRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -35,6 +37,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsC
     options: new OptionsRepo(sql, caches.site),
     authSessions: new AuthSessionRepo(sql),
     redirection: new RedirectionRepo(sql),
+    calendar: new CalendarRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };

@@ -1,0 +1,67 @@
+/** What every calendar handler shares: the site view, errors, access rules and archive paging. */
+import { can } from '../../auth/roles.ts';
+import { invalidParams, RestError } from '../../contract/errors.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { Site } from './shape.ts';
+
+export const NAMESPACE = 'calendar/events/v1';
+export const MAX_PER_PAGE = 50;
+export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+
+export async function siteOf(ctx: RestContext): Promise<Site> {
+  const zone = (await ctx.store.options.site()).timezone;
+  // Links name the namespace the request came in under (calendar/events/v1 or an alias).
+  const ns = ctx.route.split('/').slice(1, 4).join('/');
+  return { ctx, zone, ns: ns.endsWith('/v1') ? ns : NAMESPACE };
+}
+
+/** A handler-side check that fails as the legacy validate callback did: the bare "Invalid parameter.". */
+export function invalidParam(name: string, message = 'Invalid parameter.', detail?: { code: string; data: unknown }): RestError {
+  return invalidParams(new Map([[name, [{ code: detail?.code ?? null, message, data: (detail?.data as Record<string, unknown>) ?? null }]]]));
+}
+
+export const canEditAny = (ctx: RestContext) => can(ctx.user, 'edit_others_posts');
+
+/** Readable statuses: anonymous sees publish only; editors may ask for any registered status. */
+export function statusesFor(ctx: RestContext, asked: string[] | undefined): string[] {
+  const editor = can(ctx.user, 'edit_posts');
+  if (!asked) return editor ? STATUSES : ['publish'];
+  const allowed = editor ? STATUSES : ['publish'];
+  if (!asked.every((s) => allowed.includes(s))) throw invalidParam('status');
+  return asked;
+}
+
+/** May this user read a record in this status? Drafts and the like need an editor, or their author. */
+export function canRead(ctx: RestContext, r: { status: string; author: number }): boolean {
+  if (r.status === 'publish') return true;
+  if (!ctx.user) return false;
+  return can(ctx.user, 'edit_others_posts') || (r.author === ctx.user.id && can(ctx.user, 'edit_posts'));
+}
+
+export function canEdit(ctx: RestContext, r: { author: number }): boolean {
+  return ctx.user !== null && (can(ctx.user, 'edit_others_posts') || (r.author === ctx.user.id && can(ctx.user, 'edit_posts')));
+}
+
+export const forbidden = (ctx: RestContext) => new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', ctx.user ? 403 : 401);
+
+/** rest_url and its neighbours: the first as given (raw spaces), the others urlencoded with `page` last. */
+export function archiveLinks(base: string, args: [string, string | number][], page: number, hasNext: boolean, extras: [string, string][] = []) {
+  const enc = (list: [string, string | number][]) =>
+    list.map(([k, v]) => `${k}=${encodeURIComponent(String(v)).replace(/%20/g, '+').replace(/%2C/gi, ',')}`).join('&');
+  const reencode = extras.length > 0;
+  // Appending extra args re-encodes the earlier ones (WordPress add_query_arg).
+  extras = extras.filter(([, v]) => v !== '');
+  const raw = reencode ? [enc(args), ...extras.map(([k, v]) => `${k}=${v}`)].join('&') : args.map(([k, v]) => `${k}=${v}`).join('&');
+  const links: Record<string, string> = { rest_url: `${base}?${raw}` };
+  args = [...args, ...extras];
+  const rest = args.filter(([k]) => k !== 'page');
+  if (hasNext) links.next_rest_url = `${base}?${enc([...rest, ['page', page + 1]])}`;
+  if (page > 1) links.previous_rest_url = `${base}?${enc(page === 2 ? rest : [...rest, ['page', page - 1]])}`;
+  return links;
+}
+
+export function totals(total: number, total_pages: number) {
+  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(total_pages) };
+}
+
+export const clampPerPage = (n: number) => Math.min(n, MAX_PER_PAGE);

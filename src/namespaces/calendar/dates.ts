@@ -1,0 +1,91 @@
+/**
+ * Calendar date handling: wall-clock times in a time zone and their UTC copies, the subset of
+ * PHP's strtotime that clients send, and the archive's day rounding.
+ */
+import { offsetMinutes } from '../../site/time.ts';
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `YYYY-MM-DD HH:MM:SS` of a Date read as UTC fields. */
+export function fmt(d: Date): string {
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/** A wall time (as a Date whose UTC fields hold it) in `zone` → the instant. */
+export function wallToInstant(wall: Date, zone: string): Date {
+  let t = wall.getTime() - offsetMinutes(zone, wall) * 60000;
+  t = wall.getTime() - offsetMinutes(zone, new Date(t)) * 60000;
+  return new Date(t);
+}
+
+export function instantToWall(at: Date, zone: string): Date {
+  return new Date(at.getTime() + offsetMinutes(zone, at) * 60000);
+}
+
+export function zoneAbbr(zone: string, at: Date): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName');
+  return part?.value === 'GMT' && zone === 'UTC' ? 'UTC' : (part?.value ?? '');
+}
+
+const UNITS: Record<string, (d: Date, n: number) => void> = {
+  second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),
+  minute: (d, n) => d.setUTCMinutes(d.getUTCMinutes() + n),
+  hour: (d, n) => d.setUTCHours(d.getUTCHours() + n),
+  day: (d, n) => d.setUTCDate(d.getUTCDate() + n),
+  week: (d, n) => d.setUTCDate(d.getUTCDate() + 7 * n),
+  month: (d, n) => d.setUTCMonth(d.getUTCMonth() + n),
+  year: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
+};
+
+/**
+ * strtotime for the forms clients use, read as wall time where `now` is the current wall time:
+ * dates with optional time (a trailing zone is ignored, as the legacy site does), a UNIX
+ * timestamp (UTC), `now`/`today`/`tomorrow`/`yesterday` with an optional time, and `±N unit` steps.
+ */
+export function parseWall(input: string, nowWall: Date, zone: string): Date | null {
+  const s = input.trim().toLowerCase();
+  // A timestamp is taken as UTC wall time, as the legacy site does.
+  if (/^\d{9,}$/.test(s)) return new Date(Number(s) * 1000);
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[t\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(?:z|[+-]\d{2}:?\d{2}|utc)?$/.exec(s);
+  if (m) {
+    const [y, mo, d, h = '0', mi = '0', se = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
+    const date = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se));
+    if (date.getUTCMonth() !== +mo - 1 || +h > 23 || +mi > 59 || +se > 59) return null;
+    return date;
+  }
+  const words = /^(now|today|midnight|tomorrow|yesterday)?(?:\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)?)?((?:\s*[+-]?\d+\s*(?:sec|second|min|minute|hour|day|week|month|year)s?)*)\s*(ago)?$/.exec(s);
+  if (!words || s === '') return null;
+  const [, base, hh, mm, ampm, steps, ago] = words;
+  const d = new Date(nowWall);
+  if (base && base !== 'now') d.setUTCHours(0, 0, 0, 0);
+  if (base === 'tomorrow') d.setUTCDate(d.getUTCDate() + 1);
+  if (base === 'yesterday') d.setUTCDate(d.getUTCDate() - 1);
+  if (hh !== undefined) {
+    if (!base && !ampm && mm === undefined) return null;
+    let h = Number(hh) % (ampm ? 12 : 24);
+    if (ampm === 'pm') h += 12;
+    d.setUTCHours(h, Number(mm ?? 0), 0, 0);
+  }
+  for (const step of steps.matchAll(/([+-]?\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?/g)) {
+    const unit = { sec: 'second', min: 'minute' }[step[2]] ?? step[2];
+    UNITS[unit](d, Number(step[1]) * (ago ? -1 : 1));
+  }
+  if (!base && hh === undefined && !steps.trim()) return null;
+  return d;
+}
+
+export const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+export const endOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 59, 59));
+
+export function details(wall: string) {
+  const [, y, mo, d, h, mi, s] = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})/.exec(wall) ?? [];
+  return { year: y, month: mo, day: d, hour: h, minutes: mi, seconds: s };
+}
+
+/** ISO 8601 with the zone's offset, as JSON-LD shows dates. */
+export function iso(wall: string, zone: string): string {
+  const w = new Date(`${wall.replace(' ', 'T')}Z`);
+  const off = offsetMinutes(zone, wallToInstant(w, zone));
+  const sign = off < 0 ? '-' : '+';
+  return `${wall.replace(' ', 'T')}${sign}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
+}

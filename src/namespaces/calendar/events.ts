@@ -1,0 +1,243 @@
+/** Events: the archive with its filters, single reads, and writes. */
+import { can } from '../../auth/roles.ts';
+import { RestError } from '../../contract/errors.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { EventFields, EventQuery, EventRow } from '../../store/calendar.ts';
+import type { Store } from '../../store/store.ts';
+import { archiveLinks, canEdit, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
+import { endOfDay, fmt, instantToWall, parseWall, startOfDay, wallToInstant } from './dates.ts';
+import { resolveLinked } from './linked.ts';
+import { eventObject, type EventLinks, type Site } from './shape.ts';
+import { resolveTermsForWrite, resolveTermFilter } from './terms.ts';
+
+export const eventErrors = {
+  notFound: (id: number) => new RestError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404),
+  invalidId: () => new RestError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),
+  gone: () => new RestError('event-no-longer-available', 'This event is no longer available', 403),
+  notAccessible: () => new RestError('event-not-accessible', 'The requested event is not accessible', 403),
+  passwordProtected: () => new RestError('event-password-protected', 'The requested event is not accessible without a password', 403),
+  pageNotFound: () => new RestError('event-archive-page-not-found', 'The requested event archive page does not exist', 404),
+  inTrash: () => new RestError('event-is-in-trash', 'The event is already trashed', 410),
+};
+
+/** Geolocation search radius in kilometres (LINTEL_CALENDAR_GEO_RADIUS_KM). */
+const GEO_RADIUS_KM = Number(process.env.LINTEL_CALENDAR_GEO_RADIUS_KM ?? 50);
+
+export async function eventLinks(store: Store, ids: number[]): Promise<Map<number, EventLinks>> {
+  const [venues, organizers, terms] = await Promise.all([store.calendar.linkedOf('venue', ids), store.calendar.linkedOf('organizer', ids), store.calendar.termsOf(ids)]);
+  return new Map(ids.map((id) => [id, { venues: venues.get(id) ?? [], organizers: organizers.get(id) ?? [], terms: terms.get(id) ?? [] }]));
+}
+
+export async function eventBody(site: Site, e: EventRow, single = false) {
+  const links = (await eventLinks(site.ctx.store, [e.id])).get(e.id)!;
+  // JSON-LD is left out for those who only pass the password check.
+  return eventObject(site, e, links, { single, withLd: e.password === '' || canEdit(site.ctx, e) });
+}
+
+type ListArgs = Record<string, unknown> & { page: number; per_page: number };
+
+export async function eventArchive(ctx: RestContext, a: ListArgs) {
+  const site = await siteOf(ctx);
+  const store = ctx.store.calendar;
+  const now = ctx.clock.now();
+  const nowWall = instantToWall(now, site.zone);
+  const strict = ['1', 'true', 'yes', 'on'].includes(String(a.strict_dates ?? 'false').toLowerCase());
+  const explicit = (k: string) => ctx.query[k] !== undefined;
+  // The defaults: "yesterday 23:59" UTC in site time, and now + 24 months (UTC clock).
+  const yesterday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59));
+  const defaults = { start_date: fmt(instantToWall(yesterday, site.zone)), end_date: fmt(new Date(new Date(now).setUTCMonth(now.getUTCMonth() + 24))) };
+  const bounded = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((k) => a[k] !== undefined);
+  const bound = (k: string, round: (d: Date) => Date): string | undefined => {
+    const raw = (a[k] as string | undefined) ?? (!bounded || explicit(k) ? defaults[k as keyof typeof defaults] : undefined);
+    if (raw === undefined) return undefined;
+    const wall = parseWall(raw, nowWall, site.zone);
+    if (!wall) throw invalidParam(k);
+    // Strict: the value is read as UTC and moved to site time; otherwise whole days.
+    return fmt(strict ? instantToWall(wall, site.zone) : round(wall));
+  };
+  const include = a.include as number[] | undefined;
+  const q: EventQuery = {
+    startsOnOrAfter: include ? defaults.start_date : bound('start_date', startOfDay),
+    endsOnOrBefore: include ? defaults.end_date : bound('end_date', endOfDay),
+    startsBefore: bound('starts_before', endOfDay), startsAfter: bound('starts_after', endOfDay),
+    endsBefore: bound('ends_before', endOfDay), endsAfter: bound('ends_after', endOfDay),
+    search: a.search as string | undefined,
+    statuses: statusesFor(ctx, a.status as string[] | undefined),
+    featured: a.featured as boolean | undefined,
+    include,
+    limit: clampPerPage(a.per_page), offset: (a.page - 1) * clampPerPage(a.per_page),
+  };
+  if (a.categories) q.categories = await resolveTermFilter(ctx.store, 'category', 'categories', a.categories as string[]);
+  if (a.tags) q.tags = await resolveTermFilter(ctx.store, 'tag', 'tags', a.tags as string[]);
+  for (const [name, kind] of [['venue', 'venue'], ['organizer', 'organizer']] as const) {
+    if (a[name] === undefined) continue;
+    const list = a[name] as string[];
+    const found = await Promise.all(list.map(async (x) => (/^\d+$/.test(x) && (await store.kindOf(Number(x))) === kind ? Number(x) : null)));
+    if (found.some((x) => x === null)) throw invalidParam(name);
+    q[kind === 'venue' ? 'venues' : 'organizers'] = found as number[];
+  }
+  if (a.post_parent !== undefined) {
+    if ((await store.kindOf(a.post_parent as number)) !== 'event') throw invalidParam('post_parent');
+    q.postParent = a.post_parent as number;
+  }
+  if (a.ticketed === true) {
+    throw invalidParam('ticketed', 'Event Tickets plugin is not activated.', { code: 'event-tickets-not-active', data: { status: 400 } });
+  }
+  const lat = a.geoloc_lat as number | undefined;
+  const lng = a.geoloc_lng as number | undefined;
+  if ((lat === undefined) !== (lng === undefined)) throw invalidParam(lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
+  if (lat !== undefined && lng !== undefined) q.geo = { point: { lat, lng }, radiusKm: GEO_RADIUS_KM };
+  else if (a.geoloc === true) q.geo = { point: null, radiusKm: GEO_RADIUS_KM };
+
+  const { rows, total } = await store.eventArchive(q);
+  if (rows.length === 0 && a.page > 1) throw eventErrors.pageNotFound();
+  const links = await eventLinks(ctx.store, rows.map((r) => r.id));
+  const events = rows.map((e) => eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' }));
+  const perPage = clampPerPage(a.per_page);
+  const pages = Math.ceil(total / perPage);
+  const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
+  if (q.startsOnOrAfter && !include) echo.push(['start_date', q.startsOnOrAfter]);
+  if (q.endsOnOrBefore && !include) echo.push(['end_date', q.endsOnOrBefore]);
+  if (include) echo.push(['start_date', defaults.start_date], ['end_date', defaults.end_date]);
+  for (const k of ['search', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (a[k] !== undefined) echo.push([k, a[k] === true ? 1 : a[k] === false ? 0 : String(a[k])]);
+  echo.push(['status', a.status ? (a.status as string[]).join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
+  if (q.postParent !== undefined) echo.push(['post_parent', q.postParent]);
+  if (include) echo.push(['include', include.join(',')]);
+  const boundKeys = { starts_before: q.startsBefore, starts_after: q.startsAfter, ends_before: q.endsBefore, ends_after: q.endsAfter };
+  for (const [k, v] of Object.entries(boundKeys)) if (v !== undefined) echo.push([k, v]);
+  if (a.ticketed !== undefined) echo.push(['ticketed', a.ticketed ? 1 : 0]);
+  const extras: [string, string][] = [];
+  if (q.venues) extras.push(['venue', q.venues.join(',')]);
+  if (q.organizers) extras.push(['organizer', q.organizers.join(',')]);
+  // featured=false is dropped by add_query_arg, which still re-encodes the others.
+  if (q.featured !== undefined) extras.push(['featured', q.featured ? '1' : '']);
+  const base = site.ctx.urls.rest(`/${site.ns}/events/`);
+  const { rest_url, ...neighbours } = archiveLinks(base, echo, a.page, a.page < pages, extras);
+  return { body: { events, rest_url, ...neighbours, total, total_pages: pages }, headers: totals(total, pages) };
+}
+
+/** Resolves an event for a single route; errors as the legacy site orders them. */
+export async function loadEvent(ctx: RestContext, id: number): Promise<EventRow> {
+  const e = await ctx.store.calendar.event(id);
+  if (e) return e;
+  const kind = await ctx.store.calendar.kindOf(id);
+  throw kind ? eventErrors.invalidId() : eventErrors.notFound(id);
+}
+
+export async function readEvent(ctx: RestContext, e: EventRow, password: string | undefined) {
+  if (e.status === 'trash') throw eventErrors.gone();
+  if (!canRead(ctx, e)) throw eventErrors.notAccessible();
+  // The contract accepts the event's own password; only an editor of the event reads it without.
+  if (e.password !== '' && password !== e.password && !canEdit(ctx, e)) throw eventErrors.passwordProtected();
+  return { body: await eventBody(await siteOf(ctx), e, true) };
+}
+
+const FLAGS = ['all_day', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const;
+
+/** Builds the stored fields from the sent ones: only what was sent changes (see DEVIATIONS.md). */
+async function fieldsFrom(ctx: RestContext, a: Record<string, unknown>, current: EventRow | null, zone: string): Promise<Partial<EventFields>> {
+  const f: Partial<EventFields> = {};
+  const nowWall = instantToWall(ctx.clock.now(), zone);
+  if (a.title !== undefined) f.title = String(a.title);
+  if (a.description !== undefined) f.description = String(a.description);
+  if (a.excerpt !== undefined) f.excerpt = String(a.excerpt);
+  if (a.slug !== undefined) f.slug = slugify(String(a.slug));
+  else if (!current) f.slug = slugify(String(a.title));
+  if (a.author !== undefined) {
+    if (!(await ctx.store.users.byId(a.author as number))) throw invalidParam('author');
+    f.author = a.author as number;
+  } else if (!current) f.author = ctx.user?.id ?? 0;
+  if (a.status !== undefined || !current) f.status = scaleBackStatus(ctx, (a.status as string | undefined) ?? 'publish');
+  if (a.password !== undefined && current) f.password = String(a.password);
+  for (const k of FLAGS) if (a[k] !== undefined) f[k] = a[k] as boolean;
+  if (a.website !== undefined) f.website = String(a.website ?? '');
+  if (a.image !== undefined) f.image = String(a.image);
+  if (a.cost !== undefined) Object.assign(f, costFields(a.cost));
+
+  const timezone = (a.timezone as string | undefined) || current?.timezone || zone;
+  if (a.timezone !== undefined) f.timezone = timezone;
+  const allDay = f.all_day ?? current?.all_day ?? false;
+  const start = a.start_date !== undefined ? parseWall(String(a.start_date), nowWall, timezone) : null;
+  const end = a.end_date !== undefined ? parseWall(String(a.end_date), nowWall, timezone) : null;
+  if (a.start_date !== undefined && !start) throw invalidParam('start_date');
+  if (a.end_date !== undefined && !end) throw invalidParam('end_date');
+  if (start || end || a.timezone !== undefined || a.all_day !== undefined) {
+    let s = start ?? (current ? new Date(`${current.start_date.replace(' ', 'T')}Z`) : null);
+    let e = end ?? (current ? new Date(`${current.end_date.replace(' ', 'T')}Z`) : null);
+    if (!s || !e) throw invalidParam(!s ? 'start_date' : 'end_date');
+    if (allDay) [s, e] = [startOfDay(s), endOfDay(e)];
+    // An end before the start is moved to the start, as the legacy site does.
+    if (e < s) e = s;
+    Object.assign(f, {
+      start_date: fmt(s), end_date: fmt(e), timezone,
+      utc_start_date: fmt(wallToInstant(s, timezone)), utc_end_date: fmt(wallToInstant(e, timezone)),
+    });
+  }
+  return f;
+}
+
+/** Users who cannot publish get `pending` for publish/future requests, as the legacy site does. */
+function scaleBackStatus(ctx: RestContext, wanted: string): string {
+  if (!['publish', 'future', 'draft', 'pending', 'private'].includes(wanted)) throw invalidParam('status');
+  if (can(ctx.user, 'publish_posts')) return wanted;
+  return wanted === 'publish' || wanted === 'future' ? 'pending' : wanted;
+}
+
+export function costFields(cost: unknown) {
+  const text = Array.isArray(cost) ? cost.map(String).join(' - ') : String(cost ?? '');
+  // "0" is dropped as PHP drops falsy values on save.
+  const raw = text.trim() === '0' ? '' : text.trim();
+  const sym = /^([^\d\s.,-]+)\s*\d/.exec(raw) ?? /\d\s*([^\d\s.,-]+)$/.exec(raw);
+  const symbol = sym && !/^free$/i.test(sym[1]) ? sym[1] : '';
+  return { cost: raw, currency_symbol: symbol, currency_position: symbol ? (raw.startsWith(symbol) ? 'prefix' : 'postfix') : '', currency_code: '' };
+}
+
+export function slugify(s: string): string {
+  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/['’]/g, '').replace(/[^a-z0-9_-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
+}
+
+async function applyLinks(ctx: RestContext, id: number, a: Record<string, unknown>, creating: boolean): Promise<void> {
+  const store = ctx.store.calendar;
+  if (a.venue !== undefined) await store.setLinks(id, 'venue', await resolveLinked(ctx, 'venue', a.venue));
+  if (a.organizer !== undefined) await store.setLinks(id, 'organizer', await resolveLinked(ctx, 'organizer', a.organizer));
+  if (a.categories !== undefined) await store.setTerms(id, 'category', await resolveTermsForWrite(ctx, 'category', a.categories));
+  if (a.tags !== undefined) await store.setTerms(id, 'tag', await resolveTermsForWrite(ctx, 'tag', a.tags));
+  void creating;
+}
+
+export async function createEvent(ctx: RestContext, a: Record<string, unknown>) {
+  if (typeof a.title !== 'string' || a.title === '') throw invalidParam('title');
+  return ctx.store.transaction(async (store) => {
+    const tctx = { ...ctx, store };
+    const site = await siteOf(tctx);
+    const f = await fieldsFrom(tctx, a, null, site.zone);
+    const full: EventFields = {
+      author: 0, status: 'publish', password: '', slug: '', title: '', description: '', excerpt: '', start_date: '', end_date: '', utc_start_date: '', utc_end_date: '',
+      timezone: site.zone, all_day: false, cost: '', currency_symbol: '', currency_code: '', currency_position: '', website: null, image: '',
+      show_map: false, show_map_link: false, hide_from_listings: false, sticky: false, featured: false, post_parent: 0, ...f,
+    };
+    const id = await store.calendar.createEvent(full, ctx.clock.now());
+    // The legacy site saved a revision when making an event sticky, which took the next post ID.
+    if (full.sticky) await store.calendar.skipPostId();
+    await applyLinks(tctx, id, a, true);
+    return { status: 201, body: await eventBody(site, (await store.calendar.event(id))!) };
+  });
+}
+
+export async function updateEvent(ctx: RestContext, e: EventRow, a: Record<string, unknown>) {
+  if (!canEdit(ctx, e)) throw forbidden(ctx);
+  return ctx.store.transaction(async (store) => {
+    const tctx = { ...ctx, store };
+    const site = await siteOf(tctx);
+    await store.calendar.updateEvent(e.id, await fieldsFrom(tctx, a, e, site.zone), ctx.clock.now());
+    await applyLinks(tctx, e.id, a, false);
+    return { body: await eventBody(site, (await store.calendar.event(e.id))!) };
+  });
+}
+
+export async function deleteEvent(ctx: RestContext, e: EventRow) {
+  if (!canEdit(ctx, e)) throw forbidden(ctx);
+  if (e.status === 'trash') throw eventErrors.inTrash();
+  await ctx.store.calendar.updateEvent(e.id, { status: 'trash', slug: `${e.slug}__trashed` }, ctx.clock.now());
+  return { body: await eventBody(await siteOf(ctx), (await ctx.store.calendar.event(e.id))!) };
+}

@@ -1,0 +1,145 @@
+/** Venues and organizers: one implementation, two kinds. */
+import { can } from '../../auth/roles.ts';
+import { RestError } from '../../contract/errors.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
+import { asList } from './args.ts';
+import { archiveLinks, canEdit, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
+import { fmt, instantToWall } from './dates.ts';
+import { organizerObject, venueObject, type Site } from './shape.ts';
+
+export const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'image'] as const;
+export const ORGANIZER_FIELDS = ['phone', 'website', 'email', 'image'] as const;
+const PLURAL = { venue: 'venues', organizer: 'organizers' } as const;
+
+export const linkedErrors = {
+  pageNotFound: (k: LinkedKind) => new RestError(`${k}-archive-page-not-found`, `The requested ${k} archive page does not exist`, 404),
+  notAccessible: (k: LinkedKind) => new RestError(`${k}-not-accessible`, `The requested ${k} is not accessible`, 403),
+  inTrash: (k: LinkedKind) => new RestError(`${k}-is-in-trash`, `The ${k} is already trashed`, 410),
+  invalidLinked: () => new RestError('invalid-linked-post-id', 'The provided linked post ID is not valid', 400),
+};
+
+type Row = VenueRow | OrganizerRow;
+
+export function linkedObject(site: Site, kind: LinkedKind, r: Row, single = false) {
+  return kind === 'venue' ? venueObject(site, r as VenueRow, single) : organizerObject(site, r as OrganizerRow, single);
+}
+
+export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown> & { page: number; per_page: number }) {
+  const site = await siteOf(ctx);
+  const perPage = clampPerPage(a.per_page);
+  const truthy = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
+  if (a.event !== undefined && (await ctx.store.calendar.kindOf(a.event as number)) !== 'event') throw invalidParam('event');
+  const { rows, total } = await ctx.store.calendar.linkedArchive(kind, {
+    search: a.search as string | undefined,
+    event: a.event as number | undefined,
+    hasEvents: a.has_events === undefined ? undefined : truthy(a.has_events),
+    onlyWithUpcoming: truthy(a.only_with_upcoming) ? fmt(instantToWall(ctx.clock.now(), site.zone)) : undefined,
+    statuses: statusesFor(ctx, a.status as string[] | undefined),
+    limit: perPage,
+    offset: (a.page - 1) * perPage,
+  });
+  if (rows.length === 0 && a.page > 1) throw linkedErrors.pageNotFound(kind);
+  const pages = Math.ceil(total / perPage);
+  const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
+  if (a.event !== undefined) echo.push(['event', a.event as number]);
+  if (a.has_events !== undefined) echo.push(['has_events', String(a.has_events)]);
+  echo.push(['status', a.status ? (a.status as string[]).join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
+  const links = archiveLinks(site.ctx.urls.rest(`/${site.ns}/${PLURAL[kind]}/`), echo, a.page, a.page < pages);
+  return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
+}
+
+export async function loadLinked(ctx: RestContext, kind: LinkedKind, id: number, param = 'id'): Promise<Row> {
+  const r = kind === 'venue' ? await ctx.store.calendar.venue(id) : await ctx.store.calendar.organizer(id);
+  if (!r) throw invalidParam(param);
+  return r;
+}
+
+export async function linkedBySlug(ctx: RestContext, kind: LinkedKind, slug: string): Promise<Row> {
+  const id = await ctx.store.calendar.linkedIdBySlug(kind, slug);
+  if (id === null) throw invalidParam('slug');
+  return loadLinked(ctx, kind, id, 'slug');
+}
+
+export async function readLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
+  if (!canRead(ctx, r)) throw linkedErrors.notAccessible(kind);
+  return { body: linkedObject(await siteOf(ctx), kind, r, true) };
+}
+
+const truthyFlag = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
+
+function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>, creating: boolean): Partial<VenueFields & OrganizerFields> {
+  const f: Record<string, unknown> = {};
+  const name = a[kind];
+  if (name !== undefined && name !== null) {
+    f.name = String(name);
+    if (creating) f.slug = String(name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  }
+  if (a.description !== undefined && a.description !== null) f.description = String(a.description);
+  if (a.status !== undefined && a.status !== null) f.status = String(a.status);
+  else if (creating) f.status = 'publish';
+  if (a.author !== undefined && a.author !== null) f.author = Number(a.author);
+  else if (creating) f.author = ctx.user?.id ?? 0;
+  for (const k of kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS) if (a[k] !== undefined && a[k] !== null) f[k] = String(a[k]);
+  if (kind === 'venue') {
+    for (const k of ['show_map', 'show_map_link']) if (a[k] !== undefined && a[k] !== null) f[k] = truthyFlag(a[k]);
+    for (const k of ['latitude', 'longitude']) if (a[k] !== undefined && Number.isFinite(Number(a[k]))) f[k] = Number(a[k]);
+  }
+  return f as Partial<VenueFields & OrganizerFields>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Creates a venue/organizer, or reuses an identical one (the legacy duplicate check). */
+export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
+  if (kind === 'organizer' && a.email !== undefined && a.email !== null && a.email !== '' && !EMAIL.test(String(a.email))) throw invalidParam('email');
+  const f = linkedFields(ctx, kind, a, true);
+  const dup = await ctx.store.calendar.findDuplicate(kind, f);
+  if (dup !== null) return dup;
+  return ctx.store.calendar.createLinked(kind, f as VenueFields, ctx.clock.now());
+}
+
+export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>) {
+  return ctx.store.transaction(async (store) => {
+    const tctx = { ...ctx, store };
+    const id = await createLinkedRecord(tctx, kind, a);
+    return { status: 201, body: linkedObject(await siteOf(tctx), kind, await loadLinked(tctx, kind, id)) };
+  });
+}
+
+export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
+  if (!canEdit(ctx, r)) throw forbidden(ctx);
+  await ctx.store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
+  return { body: linkedObject(await siteOf(ctx), kind, await loadLinked(ctx, kind, r.id)) };
+}
+
+export async function deleteLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
+  if (!canEdit(ctx, r)) throw forbidden(ctx);
+  if (r.status === 'trash') throw linkedErrors.inTrash(kind);
+  await ctx.store.calendar.updateLinked(kind, r.id, { status: 'trash', slug: `${r.slug}__trashed` }, ctx.clock.now());
+  return { body: linkedObject(await siteOf(ctx), kind, await loadLinked(ctx, kind, r.id)) };
+}
+
+/** An event's `venue`/`organizer` value: IDs, `{id}` objects, or inline records to create or match. */
+export async function resolveLinked(ctx: RestContext, kind: LinkedKind, value: unknown): Promise<number[]> {
+  const items = Array.isArray(value) ? value : value === null || value === '' || value === 0 || value === '0' ? [] : [value];
+  const out: number[] = [];
+  for (const item of items) {
+    if (typeof item === 'object' && item !== null) {
+      const o = item as Record<string, unknown>;
+      if (o.id !== undefined) {
+        if ((await ctx.store.calendar.kindOf(Number(o.id))) !== kind) throw linkedErrors.invalidLinked();
+        out.push(Number(o.id));
+      } else {
+        if (typeof o[kind] !== 'string' || o[kind] === '') throw invalidParam(kind);
+        out.push(await createLinkedRecord(ctx, kind, o));
+      }
+      continue;
+    }
+    for (const x of asList(item)) {
+      if (!/^\d+$/.test(x) || (await ctx.store.calendar.kindOf(Number(x))) !== kind) throw invalidParam(kind);
+      if (Number(x) !== 0) out.push(Number(x));
+    }
+  }
+  return out;
+}

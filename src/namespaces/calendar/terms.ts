@@ -1,0 +1,114 @@
+/** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
+import { RestError } from '../../contract/errors.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { Store } from '../../store/store.ts';
+import type { Taxonomy, TermRow } from '../../store/calendar.ts';
+import { asList } from './args.ts';
+import { clampPerPage, invalidParam, siteOf, totals } from './common.ts';
+import { slugify } from './events.ts';
+import { termObject } from './shape.ts';
+
+export const PLURAL = { category: 'categories', tag: 'tags' } as const;
+const ORDERBY = ['name', 'id', 'slug', 'count', 'description', 'term_group'] as const;
+
+/** The slug path of a term's archive page (`arts/workshops` for a child category). */
+async function pathOf(store: Store, t: TermRow): Promise<string> {
+  const parts = [t.slug];
+  let parent = t.parent;
+  for (let i = 0; parent && i < 10; i++) {
+    const p = await store.calendar.term(t.taxonomy, parent);
+    if (!p) break;
+    parts.unshift(p.slug);
+    parent = p.parent;
+  }
+  return parts.join('/');
+}
+
+export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: Record<string, unknown> & { page: number; per_page: number }) {
+  const site = await siteOf(ctx);
+  const perPage = clampPerPage(a.per_page);
+  const orderby = (ORDERBY as readonly string[]).includes(String(a.orderby)) ? (a.orderby as (typeof ORDERBY)[number]) : 'name';
+  const post = (a.event ?? a.post) as number | undefined;
+  const hideEmpty = a.hide_empty !== false;
+  const { rows, total } = await ctx.store.calendar.termArchive({
+    taxonomy, search: a.search as string | undefined, include: a.include as number[] | undefined, exclude: a.exclude as number[] | undefined,
+    parent: a.parent as number | undefined, post, slug: a.slug as string | undefined, hideEmpty,
+    orderby, order: String(a.order).toLowerCase() === 'desc' ? 'desc' : 'asc', limit: perPage, offset: (a.page - 1) * perPage,
+  });
+  const pages = Math.ceil(total / perPage);
+  const base = site.ctx.urls.rest(`/${site.ns}/${PLURAL[taxonomy]}/`);
+  const items = await Promise.all(rows.map(async (t) => termObject(site, t, await pathOf(ctx.store, t))));
+  const body: Record<string, unknown> = { rest_url: base, total, total_pages: pages, [PLURAL[taxonomy]]: items };
+  if (a.page < pages) body.next_rest_url = `${base}?page=${a.page + 1}`;
+  if (a.page > 1) body.previous_rest_url = a.page === 2 ? base : `${base}?page=${a.page - 1}`;
+  return { body, headers: totals(total, pages) };
+}
+
+export async function loadTerm(ctx: RestContext, taxonomy: Taxonomy, id: number): Promise<TermRow> {
+  const t = await ctx.store.calendar.term(taxonomy, id);
+  if (!t) throw invalidParam('id');
+  return t;
+}
+
+export async function termBody(ctx: RestContext, t: TermRow, withLinks = true) {
+  return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), withLinks);
+}
+
+const termExists = (id: number) => new RestError('term_exists', 'A term with the name provided already exists with this parent.', 400, { term_id: id });
+
+export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: Record<string, unknown>) {
+  const name = String(a.name).trim();
+  const slug = a.slug ? slugify(String(a.slug)) : slugify(name);
+  const parent = taxonomy === 'category' ? ((a.parent as number | undefined) ?? 0) : 0;
+  if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw new RestError('rest_term_invalid', 'Parent term does not exist.', 400);
+  const existing = await ctx.store.calendar.termBySlugOrName(taxonomy, slug);
+  if (existing) throw termExists(existing.id);
+  const id = await ctx.store.calendar.createTerm({ taxonomy, name, slug, description: String(a.description ?? ''), parent });
+  const t = (await ctx.store.calendar.term(taxonomy, id))!;
+  return { status: 201, body: await termBody(ctx, t), headers: { Location: ctx.urls.rest(`/wp/v2/${taxonomy === 'category' ? 'tribe_events_cat' : 'tags'}/${id}`) } };
+}
+
+export async function updateTerm(ctx: RestContext, t: TermRow, a: Record<string, unknown>) {
+  const patch: Partial<Pick<TermRow, 'name' | 'slug' | 'description' | 'parent'>> = {};
+  if (a.name !== undefined) patch.name = String(a.name);
+  if (a.slug !== undefined) patch.slug = slugify(String(a.slug));
+  if (a.description !== undefined) patch.description = String(a.description);
+  if (t.taxonomy === 'category' && a.parent !== undefined) {
+    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent as number))) throw new RestError('rest_term_invalid', 'Parent term does not exist.', 400);
+    patch.parent = a.parent as number;
+  }
+  await ctx.store.calendar.updateTerm(t.id, patch);
+  return { body: await termBody(ctx, (await ctx.store.calendar.term(t.taxonomy, t.id))!) };
+}
+
+export async function deleteTerm(ctx: RestContext, t: TermRow) {
+  const body = await termBody(ctx, t);
+  await ctx.store.calendar.deleteTerm(t.id);
+  return { body };
+}
+
+/** Archive filter: every item must be an existing slug or ID of the taxonomy. */
+export async function resolveTermFilter(store: Store, taxonomy: Taxonomy, param: string, items: string[]): Promise<number[]> {
+  const out: number[] = [];
+  for (const x of items) {
+    const bySlug = await store.calendar.termBySlugOrName(taxonomy, x);
+    const t = bySlug ?? (/^\d+$/.test(x) ? await store.calendar.term(taxonomy, Number(x)) : null);
+    if (!t) throw invalidParam(param);
+    out.push(t.id);
+  }
+  return out;
+}
+
+/** Event writes: numeric items are existing IDs (unknown ones skipped); others an existing slug or name, or a new term. */
+export async function resolveTermsForWrite(ctx: RestContext, taxonomy: Taxonomy, value: unknown): Promise<number[]> {
+  const out: number[] = [];
+  for (const x of asList(value)) {
+    if (/^\d+$/.test(x)) {
+      if (await ctx.store.calendar.term(taxonomy, Number(x))) out.push(Number(x));
+      continue;
+    }
+    const t = await ctx.store.calendar.termBySlugOrName(taxonomy, x);
+    out.push(t ? t.id : await ctx.store.calendar.createTerm({ taxonomy, name: x, slug: slugify(x), description: '', parent: 0 }));
+  }
+  return out;
+}

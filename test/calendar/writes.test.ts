@@ -1,0 +1,97 @@
+/** Calendar writes over HTTP: creates, updates that change only what was sent, trash and 410, terms, permissions, geolocation, demo data. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCalendarDemo } from '../../src/namespaces/calendar/demo.ts';
+import { pinnedClock } from '../../src/clock.ts';
+import { testApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let admin: string;
+const NS = '/wp-json/calendar/events/v1';
+const call = (method: string, url: string, body?: unknown, auth?: string) =>
+  app.server.inject({ method: method as 'GET', url: NS + url, headers: { ...(auth ? { authorization: auth } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:06:30Z' } });
+  admin = await app.auth('administrator');
+});
+afterAll(() => app.close());
+
+describe('event writes', () => {
+  it('creates with inline venue and organizer, new terms by name, and clamps an end before the start', async () => {
+    const res = await call('POST', '/events', {
+      title: "Critic's Choice", start_date: '2027-05-01 20:00:00', end_date: '2027-05-01 18:00:00', timezone: 'Europe/Paris',
+      venue: { venue: 'Salle Pleyel', city: 'Paris', country: 'France' }, organizer: [{ organizer: 'Les Amis' }], categories: ['Chanson'], tags: 'live,paris', cost: '20€',
+    }, admin);
+    expect(res.statusCode).toBe(201);
+    const e = res.json();
+    expect(e.title).toBe('Critic&#8217;s Choice');
+    expect(e.end_date).toBe(e.start_date);
+    expect(e.utc_start_date).toBe('2027-05-01 18:00:00');
+    expect(e.timezone_abbr).toBe('GMT+2');
+    expect(e.venue.venue).toBe('Salle Pleyel');
+    expect(e.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Les Amis']);
+    expect(e.categories.map((t: { name: string }) => t.name)).toEqual(['Chanson']);
+    expect(e.tags.map((t: { slug: string }) => t.slug)).toEqual(['live', 'paris']);
+    expect(e.cost_details).toEqual({ currency_symbol: '€', currency_code: '', currency_position: 'postfix', values: ['20'] });
+    expect(e.json_ld).toBeUndefined();
+    // The same inline venue is matched, not duplicated.
+    const again = await call('POST', '/events', { title: 'Encore', start_date: '2027-05-02 20:00', end_date: '2027-05-02 22:00', venue: { venue: 'Salle Pleyel', city: 'Paris', country: 'France' } }, admin);
+    expect(again.json().venue.id).toBe(e.venue.id);
+  });
+
+  it('refuses anonymous creates (after validation) and reports missing parameters first', async () => {
+    expect((await call('POST', '/events', { title: 'x', start_date: '2027-01-01', end_date: '2027-01-01' })).statusCode).toBe(401);
+    const missing = await call('POST', '/events', { start_date: '2027-01-01' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['title', 'end_date'] } });
+  });
+
+  it('updates only the fields sent, sets a password, trashes, then answers 410 and 403', async () => {
+    const created = (await call('POST', '/events', { title: 'Keep', start_date: '2027-06-01 10:00', end_date: '2027-06-01 11:00', featured: true, sticky: true, all_day: false, website: 'https://keep.example' }, admin)).json();
+    const upd = await call('PATCH', `/events/${created.id}`, { title: 'Kept', password: 'pw' }, admin);
+    expect(upd.statusCode).toBe(200);
+    expect(upd.json()).toMatchObject({ title: 'Kept', featured: true, sticky: true, website: 'https://keep.example', start_date: '2027-06-01 10:00:00' });
+    expect((await call('GET', `/events/${created.id}`)).json().code).toBe('event-password-protected');
+    expect((await call('GET', `/events/${created.id}?password=pw`)).statusCode).toBe(200);
+    const list = (await call('GET', '/events?start_date=2027-06-01&end_date=2027-06-02')).json();
+    expect(list.events.find((e: { id: number }) => e.id === created.id).description).toBe('');
+    const del = await call('DELETE', `/events/${created.id}`, undefined, admin);
+    expect(del.json()).toMatchObject({ status: 'trash', slug: 'keep__trashed' });
+    expect((await call('DELETE', `/events/${created.id}`, undefined, admin)).json()).toMatchObject({ code: 'event-is-in-trash', data: { status: 410 } });
+    expect((await call('GET', `/events/${created.id}`)).json().code).toBe('event-no-longer-available');
+    expect((await call('GET', '/events/99999')).json()).toEqual({ code: 'rest-event-not-found', message: 'Event with ID 99999 does not exist.', data: { status: 404 } });
+  });
+
+  it('needs an editor for others\' events and for non-public statuses', async () => {
+    const event = (await call('POST', '/events', { title: 'Admin only', start_date: '2027-07-01 10:00', end_date: '2027-07-01 11:00', status: 'draft' }, admin)).json();
+    const author = await app.auth('author');
+    expect((await call('PATCH', `/events/${event.id}`, { title: 'Mine now' }, author)).statusCode).toBe(403);
+    expect((await call('GET', `/events/${event.id}`, undefined, author)).json().code).toBe('event-not-accessible');
+    expect((await call('GET', `/events/${event.id}`, undefined, admin)).statusCode).toBe(200);
+    expect((await call('GET', '/events?status=draft')).statusCode).toBe(400);
+  });
+});
+
+describe('terms', () => {
+  it('creates, refuses duplicates, updates and deletes for good', async () => {
+    const c = await call('POST', '/categories', { name: 'Opera', description: 'Arias' }, admin);
+    expect(c.statusCode).toBe(201);
+    expect(c.json()).toMatchObject({ name: 'Opera', slug: 'opera', parent: 0, count: 0 });
+    expect((await call('POST', '/categories', { name: 'Opera' }, admin)).json().code).toBe('term_exists');
+    expect((await call('PUT', `/categories/${c.json().id}`, { description: 'Arias and more' }, admin)).json().description).toBe('Arias and more');
+    expect((await call('DELETE', `/categories/${c.json().id}`, undefined, admin)).statusCode).toBe(200);
+    expect((await call('GET', `/categories/${c.json().id}`)).statusCode).toBe(400);
+  });
+});
+
+describe('geolocation and demo data', () => {
+  it('seeds demo events and filters them by distance from a point', async () => {
+    await seedCalendarDemo(app.store, pinnedClock('2026-11-21T12:06:30Z'));
+    const all = (await call('GET', '/events?start_date=2000-01-01&end_date=2030-01-01&per_page=50')).json();
+    expect(all.total).toBeGreaterThan(30);
+    const nearChicago = (await call('GET', '/events?start_date=2000-01-01&end_date=2030-01-01&per_page=50&geoloc_lat=41.88&geoloc_lng=-87.63')).json();
+    expect(nearChicago.total).toBeGreaterThan(0);
+    expect(nearChicago.events.every((e: { venue: { city: string } }) => e.venue.city === 'Chicago')).toBe(true);
+    expect((await call('GET', '/events?geoloc_lat=41.88')).statusCode).toBe(400);
+  });
+});
