@@ -48,10 +48,18 @@ program
     const clock = cfg.clock ? pinnedClock(cfg.clock) : systemClock;
     const { server } = await buildApp({ config: cfg, store });
     if (cfg.demoData) await seedDemoOnce(store, clock);
-    const first = await ensureAdmin(store);
-    const address = await server.listen({ port: cfg.port, host: cfg.host });
+    let address: string;
+    try {
+      address = await server.listen({ port: cfg.port, host: cfg.host });
+    } catch (err) {
+      server.log.fatal({ err }, 'cannot listen');
+      await store.close();
+      process.exit(1);
+    }
     // PORT=0 picks a free port: without an explicit LINTEL_BASE_URL, links follow the real one.
     if (cfg.port === 0 && !process.env.LINTEL_BASE_URL) cfg.baseUrl = `http://localhost:${new URL(address).port}`;
+    // Only once listening: credentials made before a failed start (port taken) would never be shown.
+    const first = await ensureAdmin(store);
     if (first) {
       // Printed once, to the terminal, never to the log.
       process.stdout.write(
