@@ -74,6 +74,7 @@ program
         ].join('\n') + '\n',
       );
     }
+    server.log.info({ baseUrl: cfg.baseUrl, store: store.kind }, 'Lintel ready');
     let closing = false;
     const shutdown = async (signal: string) => {
       // A second signal while draining means "now".
