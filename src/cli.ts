@@ -48,10 +48,18 @@ program
     const clock = cfg.clock ? pinnedClock(cfg.clock) : systemClock;
     const { server } = await buildApp({ config: cfg, store });
     if (cfg.demoData) await seedDemoOnce(store, clock);
-    const first = await ensureAdmin(store);
-    const address = await server.listen({ port: cfg.port, host: cfg.host });
+    let address: string;
+    try {
+      address = await server.listen({ port: cfg.port, host: cfg.host });
+    } catch (err) {
+      server.log.fatal({ err }, 'cannot listen');
+      await store.close();
+      process.exit(1);
+    }
     // PORT=0 picks a free port: without an explicit LINTEL_BASE_URL, links follow the real one.
     if (cfg.port === 0 && !process.env.LINTEL_BASE_URL) cfg.baseUrl = `http://localhost:${new URL(address).port}`;
+    // Only once listening: credentials made before a failed start (port taken) would never be shown.
+    const first = await ensureAdmin(store);
     if (first) {
       // Printed once, to the terminal, never to the log.
       process.stdout.write(
@@ -66,6 +74,7 @@ program
         ].join('\n') + '\n',
       );
     }
+    server.log.info({ baseUrl: cfg.baseUrl, store: store.kind }, 'Lintel ready');
     let closing = false;
     const shutdown = async (signal: string) => {
       // A second signal while draining means "now".

@@ -57,18 +57,19 @@ export async function sandbox(extra: Record<string, string> = {}): Promise<Sandb
   };
 }
 
-/** Waits for a started server's "Server listening" log line and returns its address. */
+/** Waits until a started server is ready (its "Lintel ready" log line) and returns the address it listens at. */
 export async function listening(proc: ReturnType<Sandbox['start']>, timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const line of proc.stdout().split('\n')) {
-      if (!line.startsWith('{')) continue;
-      const entry = JSON.parse(line) as { msg?: string };
-      const m = entry.msg?.match(/^Server listening at (http:\/\/127\.0\.0\.1:\d+)$/);
-      if (m) return m[1];
-    }
-    if (proc.child.exitCode !== null) throw new Error(`lintel exited (${proc.child.exitCode}) before listening:\n${proc.stdout()}\n${proc.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`lintel did not start listening:\n${proc.stdout()}\n${proc.stderr()}`);
+    const messages = proc
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => String((JSON.parse(line) as { msg?: string }).msg));
+    const address = messages.map((m) => m.match(/^Server listening at (http:\/\/127\.0\.0\.1:\d+)$/)?.[1]).find(Boolean);
+    if (address && messages.includes('Lintel ready')) return address;
+    if (proc.child.exitCode !== null) throw new Error(`lintel exited (${proc.child.exitCode}) before it was ready:\n${proc.stdout()}\n${proc.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`lintel did not get ready:\n${proc.stdout()}\n${proc.stderr()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
