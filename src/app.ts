@@ -44,8 +44,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     exposeHeadRoutes: false,
     return503OnClosing: true,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A client's X-Request-Id is kept when it looks like an id, so it cannot write arbitrary text into the logs.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
   });
   const mappings = opts.mappings ?? loadMappings(config.mappingsDir);
@@ -94,10 +98,22 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         : err.statusCode && err.statusCode < 500
           ? new RestError('rest_bad_request', err.message, err.statusCode)
           : (req.log.error({ err }, 'request failed'), coreErrors.internal());
+    const q = req.url.indexOf('?');
+    const isRest = locateRest(q < 0 ? req.url : req.url.slice(0, q), parseQueryString(q < 0 ? '' : req.url.slice(q + 1)), {
+      restPrefix: config.restPrefix,
+      locales: mappings.locales,
+    });
+    // Site pages answer errors as pages; the REST API as its JSON error body.
+    if (!isRest) return reply.code(e.status).type('text/html; charset=UTF-8').send(errorPage(e.status, e.message));
     return reply.code(e.status).headers(restHeaders(`${config.baseUrl}/${config.restPrefix}/`)).send(JSON.stringify(e.toBody()));
   });
 
   return { server, services };
+}
+
+function errorPage(status: number, message: string): string {
+  const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error ${status}</title></head><body><h1>Error ${status}</h1><p>${text}</p></body></html>`;
 }
 
 function notFoundPage(): string {

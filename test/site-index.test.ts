@@ -59,3 +59,11 @@ describe('application passwords over HTTP Basic', () => {
     expect(unknown.json().code).toBe('invalid_username');
   });
 });
+
+describe('request ids', () => {
+  it('keeps a well-formed X-Request-Id and replaces anything else', async () => {
+    expect((await get('/wp-json/', { 'x-request-id': 'abc-123' })).headers['x-request-id']).toBe('abc-123');
+    const replaced = (await get('/wp-json/', { 'x-request-id': 'evil\tline two' })).headers['x-request-id'];
+    expect(replaced).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
