@@ -253,8 +253,9 @@ async function importFile(services: Services, ctx: RestContext, a: ImportArgs): 
 
 // ---- routes ----
 
+/** The legacy export routes declare no args: the module and format come from the path, via the merged parameters. */
 const get = (handler: (ctx: RestContext, a: Record<string, string>) => Promise<RestResult>) =>
-  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx, a) => handler(ctx, a as Record<string, string>) });
+  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => handler(ctx, ctx.params as Record<string, string>) });
 
 export function ioRoutes(services: Services): RouteDecl[] {
   return [
