@@ -146,7 +146,7 @@ const SEED_FRONT_END_AFTER = '038';
  */
 async function seedFrontEnd(app: TestApp, captures: Capture[]): Promise<void> {
   type Row = { id: number; url: string; agent: string | null; referrer: string | null };
-  const rows = (seq: string) => ((captures.find((c) => c.seq === seq)?.response.body_json as { items?: Row[] })?.items ?? []).sort((a, b) => a.id - b.id);
+  const rows = (seq: string) => ((captures.find((c) => c.seq === seq)?.response.body_json as { items?: Row[] })?.items ?? []).toSorted((a, b) => a.id - b.id);
   const logged = rows('243');
   const notFound = rows('248');
   const first = logged[0] ?? notFound[0];
