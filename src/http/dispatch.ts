@@ -47,7 +47,9 @@ export function plan(table: RouteTable, call: RestCall): Plan {
   if (call.ctx.inBatch && !match.endpoint.endpoint.allowBatch) throw coreErrors.batchNotAllowed();
   if (call.body.json && !call.body.json.ok) throw coreErrors.invalidJson(call.body.json.error);
   const params = mergeParams(call.body, method, call.query, match.urlParams);
-  const args = validateArgs(match.endpoint.args, params);
+  // Path parameters belong to the route's own declaration (its pattern): handlers get them even
+  // when the legacy route lists no argument for them.
+  const args = { ...match.urlParams, ...validateArgs(match.endpoint.args, params) };
   const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
   return { route: match.route, endpoint: match.endpoint, args, ctx };
 }

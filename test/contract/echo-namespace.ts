@@ -40,6 +40,8 @@ export function echoRoutes(): RouteDecl[] {
         handler: (ctx, args) => ({ body: { id: args.id, method: ctx.method } }),
       }),
     ),
+    // A path parameter the route lists no argument for (as legacy export routes do).
+    route(ECHO, `/${ECHO}/kinds/(?P<kind>a|b)`, endpoint({ methods: ['GET'], args: {}, permission: publicAccess, handler: (_ctx, args) => ({ body: args }) })),
   ];
 }
 

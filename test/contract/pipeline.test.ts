@@ -109,6 +109,11 @@ describe('request forms', () => {
     }
   });
 
+  it('hands path parameters to the handler even when no argument declares them', async () => {
+    expect((await get('/wp-json/echo/v1/kinds/b')).json()).toEqual({ kind: 'b' });
+    expect((await get('/wp-json/echo/v1/kinds/c')).json().code).toBe('rest_no_route');
+  });
+
   it('honours _method and X-HTTP-Method-Override', async () => {
     expect((await req('POST', '/wp-json/echo/v1/items/3?_method=DELETE')).json().method).toBe('DELETE');
     expect((await req('POST', '/wp-json/echo/v1/items/3', { headers: { 'x-http-method-override': 'delete' } })).json().method).toBe('DELETE');
@@ -147,7 +152,7 @@ describe('request forms', () => {
   it('shows the declared namespace in its own index and the site index', async () => {
     const ns = (await get('/wp-json/echo/v1')).json();
     expect(ns.namespace).toBe('echo/v1');
-    expect(Object.keys(ns.routes)).toEqual(['/echo/v1', '/echo/v1/items', '/echo/v1/items/(?P<id>\\d+)']);
+    expect(Object.keys(ns.routes)).toEqual(['/echo/v1', '/echo/v1/items', '/echo/v1/items/(?P<id>\\d+)', '/echo/v1/kinds/(?P<kind>a|b)']);
     expect(ns.routes['/echo/v1/items/(?P<id>\\d+)']._links).toBeUndefined();
     expect(ns.routes['/echo/v1/items']._links).toEqual({ self: [{ href: `${TEST_BASE}/wp-json/echo/v1/items` }] });
     expect((await get('/wp-json/echo/v1?namespace=zz')).json().code).toBe('rest_invalid_namespace');
