@@ -10,7 +10,7 @@ import { edgeFor } from '../../../edge/handler.ts';
 import type { RestContext } from '../../../http/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
-import { NS, P, admin, jsonContext, legacyParams } from '../common.ts';
+import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
 import type { GroupRow, LogRow, NotFoundRow, RedirectRow } from '../records.ts';
 import { redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
@@ -259,7 +259,7 @@ const get = (handler: (ctx: RestContext, a: Record<string, string>) => Promise<R
 
 export function ioRoutes(services: Services): RouteDecl[] {
   return [
-    route(NS, `${P}/import/file/(?P<group_id>\\d+)`, endpoint({
+    route(NS, `${P}/import/file/(?P<group_id>\\d+)`, writeEndpoint({
       methods: ['POST', 'PUT', 'PATCH'],
       args: importArgs,
       permission: admin,
