@@ -63,6 +63,14 @@ const schema = z.object({
   LINTEL_LOGIN_ATTEMPTS: integer(1, 1_000_000).default(5),
   LINTEL_LOGIN_WINDOW_S: integer(1, 31_536_000).default(900),
   LINTEL_TRUST_PROXY: bool.default(false),
+  /** Radius of the calendar's geolocation search around geoloc_lat/geoloc_lng (half the Earth's circumference at most). */
+  LINTEL_CALENDAR_GEO_RADIUS_KM: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'expected a distance in kilometres from 0.001 to 20000, such as 50 or 12.5')
+    .transform(Number)
+    .refine((n) => n >= 0.001 && n <= 20_000, 'expected a distance in kilometres from 0.001 to 20000, such as 50 or 12.5')
+    .default(50),
 });
 
 export interface Config {
@@ -85,6 +93,7 @@ export interface Config {
   loginAttempts: number;
   loginWindowS: number;
   trustProxy: boolean;
+  calendarGeoRadiusKm: number;
 }
 
 export class ConfigError extends Error {}
@@ -125,5 +134,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginAttempts: e.LINTEL_LOGIN_ATTEMPTS,
     loginWindowS: e.LINTEL_LOGIN_WINDOW_S,
     trustProxy: e.LINTEL_TRUST_PROXY,
+    calendarGeoRadiusKm: e.LINTEL_CALENDAR_GEO_RADIUS_KM,
   };
 }

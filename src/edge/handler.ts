@@ -52,12 +52,16 @@ function anonymise(ip: string): string {
   return ip.replace(/:[0-9a-f]*$/i, ':0');
 }
 
-const edges = new WeakMap<Services, Edge>();
+const edges = new WeakMap<Services['store'], Edge>();
 
-/** The one edge of a running app (its loaded rules and write queue are shared by every request). */
+/**
+ * The one edge of a running app (its loaded rules and write queue are shared by every request).
+ * Keyed by the store: the route factories and the site handlers get different services objects
+ * of the same app, and a rule write must invalidate the index the site serves from.
+ */
 export function edgeFor(services: Services, opts?: EdgeOptions): Edge {
-  let e = edges.get(services);
-  if (!e) edges.set(services, (e = createEdge(services, opts)));
+  let e = edges.get(services.store);
+  if (!e) edges.set(services.store, (e = createEdge(services, opts)));
   return e;
 }
 

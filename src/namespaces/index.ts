@@ -13,7 +13,7 @@ import { redirectionRoutes } from './redirection/index.ts';
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 
 export const translators: Record<string, NamespaceFactory> = {};
-translators['calendar/events/v1'] = () => calendarRoutes();
+translators['calendar/events/v1'] = (services) => calendarRoutes(services);
 // Import/export routes live apart from the management routes (io/); the factory takes both.
-translators['redirection/v1'] = (services) => [...redirectionRoutes(), ...ioRoutes(services)];
+translators['redirection/v1'] = (services) => [...redirectionRoutes(services), ...ioRoutes(services)];
 translators['oembed/1.0'] = oembedNamespace(siteEmbeddables);

@@ -1,7 +1,8 @@
 /**
  * The calendar repository: events, venues, organizers and their terms. Rows come back as the
  * stored values (local wall times as text); the namespace shapes them into legacy objects.
- * Slug lookups are cached and the cache is dropped on every write.
+ * Slug lookups are cached per store (see `SlugCache`); a hit is only trusted once the record it
+ * names still has that slug, so a rename or trash by another replica cannot serve the wrong record.
  */
 import { LRUCache } from 'lru-cache';
 import { nextId } from './ids.ts';
@@ -63,7 +64,9 @@ const LINK = {
 const TERM_SELECT = `select t.*, (select count(*) from calendar_event_terms et join calendar_events e on e.id = et.event_id
   where et.term_id = t.id and e.status = 'publish')::int8 as count from calendar_terms t`;
 
-const slugCache = new LRUCache<string, number>({ max: 5000 });
+/** `table:slug` → record ID. One per store (shared by its transaction views), never across stores. */
+export type SlugCache = LRUCache<string, number>;
+export const slugCache = (): SlugCache => new LRUCache<string, number>({ max: 5000 });
 
 class Params {
   readonly values: unknown[] = [];
@@ -74,11 +77,7 @@ class Params {
 }
 
 export class CalendarRepo {
-  constructor(private readonly sql: Sql) {}
-
-  private written(): void {
-    slugCache.clear();
-  }
+  constructor(private readonly sql: Sql, private readonly slugs: SlugCache = slugCache()) {}
 
   // ---- events
 
@@ -94,17 +93,23 @@ export class CalendarRepo {
     return (r?.kind as 'event' | LinkedKind | undefined) ?? null;
   }
 
-  async eventIdBySlug(slug: string): Promise<number | null> {
-    return this.idBySlug('calendar_events', slug);
+  async eventBySlug(slug: string): Promise<EventRow | null> {
+    return this.bySlug('calendar_events', slug, (id) => this.event(id));
   }
 
-  private async idBySlug(table: string, slug: string): Promise<number | null> {
+  /** The record with the slug; a cached ID counts only if its record still has the slug. */
+  private async bySlug<R extends { slug: string }>(table: string, slug: string, load: (id: number) => Promise<R | null>): Promise<R | null> {
     const key = `${table}:${slug}`;
-    const hit = slugCache.get(key);
-    if (hit !== undefined) return hit;
+    const hit = this.slugs.get(key);
+    if (hit !== undefined) {
+      const row = await load(hit);
+      if (row?.slug === slug) return row;
+      this.slugs.delete(key);
+    }
     const [r] = await this.sql.query<{ id: number }>(`select id from ${table} where slug = $1`, [slug]);
-    if (r) slugCache.set(key, r.id);
-    return r?.id ?? null;
+    if (!r) return null;
+    this.slugs.set(key, r.id);
+    return load(r.id);
   }
 
   async eventArchive(q: EventQuery): Promise<{ rows: EventRow[]; total: number }> {
@@ -155,7 +160,6 @@ export class CalendarRepo {
       const cols = Object.keys(f) as (keyof EventFields)[];
       await tx.query(`insert into calendar_events (id, created, modified, ${cols.join(', ')})
         values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`, [id, now, ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
-      this.written();
       return id;
     });
   }
@@ -165,7 +169,6 @@ export class CalendarRepo {
       if (f.slug !== undefined) f = { ...f, slug: await uniqueSlug(tx, 'calendar_events', f.slug, id) };
       await updateRow(tx, 'calendar_events', id, f, now);
     });
-    this.written();
   }
 
   /** Replaces an event's links of one kind, keeping the given order. */
@@ -210,8 +213,8 @@ export class CalendarRepo {
     return (await this.sql.query<OrganizerRow>('select * from calendar_organizers where id = $1', [id]))[0] ?? null;
   }
 
-  async linkedIdBySlug(kind: LinkedKind, slug: string): Promise<number | null> {
-    return this.idBySlug(LINKED[kind], slug);
+  async linkedBySlug(kind: LinkedKind, slug: string): Promise<VenueRow | OrganizerRow | null> {
+    return this.bySlug<VenueRow | OrganizerRow>(LINKED[kind], slug, (id) => (kind === 'venue' ? this.venue(id) : this.organizer(id)));
   }
 
   async linkedArchive<K extends LinkedKind>(kind: K, q: LinkedQuery): Promise<{ rows: (K extends 'venue' ? VenueRow : OrganizerRow)[]; total: number }> {
@@ -251,7 +254,6 @@ export class CalendarRepo {
       const cols = Object.keys(f) as (keyof typeof f)[];
       await tx.query(`insert into ${LINKED[kind]} (id, created, modified, ${cols.join(', ')}) values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`,
         [id, now, ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
-      this.written();
       return id;
     });
   }
@@ -261,7 +263,6 @@ export class CalendarRepo {
       if (f.slug !== undefined) f = { ...f, slug: await uniqueSlug(tx, LINKED[kind], f.slug, id) };
       await updateRow(tx, LINKED[kind], id, f, now);
     });
-    this.written();
   }
 
   // ---- terms
@@ -295,27 +296,22 @@ export class CalendarRepo {
   async createTerm(t: Omit<TermRow, 'id' | 'count'>): Promise<number> {
     const [r] = await this.sql.query<{ id: number }>(`insert into calendar_terms (taxonomy, name, slug, description, parent)
       values ($1, $2, $3, $4, $5) returning id`, [t.taxonomy, t.name, t.slug, t.description, t.parent]);
-    this.written();
     return r.id;
   }
 
   async updateTerm(id: number, t: Partial<Omit<TermRow, 'id' | 'count' | 'taxonomy'>>): Promise<void> {
     const cols = Object.keys(t) as (keyof typeof t)[];
     if (cols.length) await this.sql.query(`update calendar_terms set ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} where id = $1`, [id, ...cols.map((c) => t[c])]);
-    this.written();
   }
 
   async deleteTerm(id: number): Promise<void> {
     await this.sql.query('update calendar_terms set parent = (select parent from calendar_terms where id = $1) where parent = $1', [id]);
     await this.sql.query('delete from calendar_terms where id = $1', [id]);
-    this.written();
   }
 
   /** A public record by the slug of its page (`/event/{slug}/`, ...), for the oEmbed and page modules. */
   async publicBySlug(kind: 'event' | LinkedKind, slug: string): Promise<EventRow | VenueRow | OrganizerRow | null> {
-    const id = kind === 'event' ? await this.eventIdBySlug(slug) : await this.linkedIdBySlug(kind, slug);
-    if (id === null) return null;
-    const row = kind === 'event' ? await this.event(id) : kind === 'venue' ? await this.venue(id) : await this.organizer(id);
+    const row = kind === 'event' ? await this.eventBySlug(slug) : await this.linkedBySlug(kind, slug);
     return row && row.status === 'publish' && !('password' in row && row.password) ? row : null;
   }
 

@@ -9,7 +9,7 @@ import { OptionsRepo, SiteOptionsCache } from './options.ts';
 import { RedirectionRepo } from './redirection.ts';
 import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
 import { UserRepo } from './users.ts';
-import { CalendarRepo } from './calendar.ts';
+import { CalendarRepo, slugCache, type SlugCache } from './calendar.ts';
 import path from 'node:path';
 
 export interface Store {
@@ -28,16 +28,17 @@ export interface Store {
 /** Per-process caches shared by every store view of one driver (see `SiteOptionsCache`). */
 interface StoreCaches {
   site: SiteOptionsCache;
+  calendarSlugs: SlugCache;
 }
 
-export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsCache() }): Store {
+export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsCache(), calendarSlugs: slugCache() }): Store {
   return {
     sql,
     users: new UserRepo(sql),
     options: new OptionsRepo(sql, caches.site),
     authSessions: new AuthSessionRepo(sql),
     redirection: new RedirectionRepo(sql),
-    calendar: new CalendarRepo(sql),
+    calendar: new CalendarRepo(sql, caches.calendarSlugs),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };

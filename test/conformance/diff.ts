@@ -59,11 +59,29 @@ function key(path: string, k: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`;
 }
 
+const HTTP_DATE = /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}\b/g;
+
+/**
+ * Exports stamp the moment they were written ("# Sat, 21 Nov 2026 12:08:25 +0000"), which may fall a
+ * second or two after the recorded request instant the replay runs at: each served stamp within the
+ * clock slack of the recorded one in the same place is taken as that one.
+ */
+function alignStamps(expected: string, actual: string): string {
+  const rec = expected.match(HTTP_DATE) ?? [];
+  const got = actual.match(HTTP_DATE) ?? [];
+  if (rec.length === 0 || rec.length !== got.length) return actual;
+  let i = 0;
+  return actual.replace(HTTP_DATE, (m) => {
+    const r = rec[i++];
+    return Math.abs(Date.parse(r) - Date.parse(m)) <= CLOCK_SLACK_MS ? r : m;
+  });
+}
+
 /** Every difference between the recorded value and the served one, depth first. */
 export function diffJson(expected: unknown, actual: unknown, opts: NormaliseOptions, path = '$', out: Difference[] = [], leaf = ''): Difference[] {
   if (MOVING_TIME_KEY.test(leaf) && sameMovingTime(expected, actual)) return out;
   if (typeof expected === 'string' && typeof actual === 'string') {
-    if (normaliseString(expected, opts) !== normaliseString(actual, opts)) out.push({ path, expected, actual });
+    if (normaliseString(expected, opts) !== normaliseString(alignStamps(expected, actual), opts)) out.push({ path, expected, actual });
     return out;
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {

@@ -20,9 +20,6 @@ export const eventErrors = {
   inTrash: () => new RestError('event-is-in-trash', 'The event is already trashed', 410),
 };
 
-/** Geolocation search radius in kilometres (LINTEL_CALENDAR_GEO_RADIUS_KM). */
-const GEO_RADIUS_KM = Number(process.env.LINTEL_CALENDAR_GEO_RADIUS_KM ?? 50);
-
 export async function eventLinks(store: Store, ids: number[]): Promise<Map<number, EventLinks>> {
   const [venues, organizers, terms] = await Promise.all([store.calendar.linkedOf('venue', ids), store.calendar.linkedOf('organizer', ids), store.calendar.termsOf(ids)]);
   return new Map(ids.map((id) => [id, { venues: venues.get(id) ?? [], organizers: organizers.get(id) ?? [], terms: terms.get(id) ?? [] }]));
@@ -36,7 +33,8 @@ export async function eventBody(site: Site, e: EventRow, single = false) {
 
 type ListArgs = Record<string, unknown> & { page: number; per_page: number };
 
-export async function eventArchive(ctx: RestContext, a: ListArgs) {
+/** `geoRadiusKm`: the search radius around geoloc_lat/geoloc_lng (LINTEL_CALENDAR_GEO_RADIUS_KM). */
+export async function eventArchive(ctx: RestContext, a: ListArgs, geoRadiusKm: number) {
   const site = await siteOf(ctx);
   const store = ctx.store.calendar;
   const now = ctx.clock.now();
@@ -86,8 +84,8 @@ export async function eventArchive(ctx: RestContext, a: ListArgs) {
   const lat = a.geoloc_lat as number | undefined;
   const lng = a.geoloc_lng as number | undefined;
   if ((lat === undefined) !== (lng === undefined)) throw invalidParam(lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
-  if (lat !== undefined && lng !== undefined) q.geo = { point: { lat, lng }, radiusKm: GEO_RADIUS_KM };
-  else if (a.geoloc === true) q.geo = { point: null, radiusKm: GEO_RADIUS_KM };
+  if (lat !== undefined && lng !== undefined) q.geo = { point: { lat, lng }, radiusKm: geoRadiusKm };
+  else if (a.geoloc === true) q.geo = { point: null, radiusKm: geoRadiusKm };
 
   const { rows, total } = await store.eventArchive(q);
   if (rows.length === 0 && a.page > 1) throw eventErrors.pageNotFound();
@@ -155,7 +153,10 @@ async function fieldsFrom(ctx: RestContext, a: Record<string, unknown>, current:
   if (a.cost !== undefined) Object.assign(f, costFields(a.cost));
 
   const timezone = (a.timezone as string | undefined) || current?.timezone || zone;
-  if (a.timezone !== undefined) f.timezone = timezone;
+  if (a.timezone !== undefined) {
+    if (!isTimeZone(timezone)) throw invalidParam('timezone');
+    f.timezone = timezone;
+  }
   const allDay = f.all_day ?? current?.all_day ?? false;
   const start = a.start_date !== undefined ? parseWall(String(a.start_date), nowWall, timezone) : null;
   const end = a.end_date !== undefined ? parseWall(String(a.end_date), nowWall, timezone) : null;
@@ -196,13 +197,31 @@ export function slugify(s: string): string {
   return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/['’]/g, '').replace(/[^a-z0-9_-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
 }
 
-async function applyLinks(ctx: RestContext, id: number, a: Record<string, unknown>, creating: boolean): Promise<void> {
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Links = { venue?: number[]; organizer?: number[] };
+
+/** Resolves (and creates inline) the venues and organizers first, so they take post IDs before their event, as on the legacy site. */
+async function resolveLinks(ctx: RestContext, a: Record<string, unknown>): Promise<Links> {
+  const links: Links = {};
+  if (a.venue !== undefined) links.venue = await resolveLinked(ctx, 'venue', a.venue);
+  if (a.organizer !== undefined) links.organizer = await resolveLinked(ctx, 'organizer', a.organizer);
+  return links;
+}
+
+async function applyLinks(ctx: RestContext, id: number, a: Record<string, unknown>, links: Links): Promise<void> {
   const store = ctx.store.calendar;
-  if (a.venue !== undefined) await store.setLinks(id, 'venue', await resolveLinked(ctx, 'venue', a.venue));
-  if (a.organizer !== undefined) await store.setLinks(id, 'organizer', await resolveLinked(ctx, 'organizer', a.organizer));
+  if (links.venue) await store.setLinks(id, 'venue', links.venue);
+  if (links.organizer) await store.setLinks(id, 'organizer', links.organizer);
   if (a.categories !== undefined) await store.setTerms(id, 'category', await resolveTermsForWrite(ctx, 'category', a.categories));
   if (a.tags !== undefined) await store.setTerms(id, 'tag', await resolveTermsForWrite(ctx, 'tag', a.tags));
-  void creating;
 }
 
 export async function createEvent(ctx: RestContext, a: Record<string, unknown>) {
@@ -216,10 +235,11 @@ export async function createEvent(ctx: RestContext, a: Record<string, unknown>) 
       timezone: site.zone, all_day: false, cost: '', currency_symbol: '', currency_code: '', currency_position: '', website: null, image: '',
       show_map: false, show_map_link: false, hide_from_listings: false, sticky: false, featured: false, post_parent: 0, ...f,
     };
+    const links = await resolveLinks(tctx, a);
     const id = await store.calendar.createEvent(full, ctx.clock.now());
     // The legacy site saved a revision when making an event sticky, which took the next post ID.
     if (full.sticky) await store.calendar.skipPostId();
-    await applyLinks(tctx, id, a, true);
+    await applyLinks(tctx, id, a, links);
     return { status: 201, body: await eventBody(site, (await store.calendar.event(id))!) };
   });
 }
@@ -229,8 +249,10 @@ export async function updateEvent(ctx: RestContext, e: EventRow, a: Record<strin
   return ctx.store.transaction(async (store) => {
     const tctx = { ...ctx, store };
     const site = await siteOf(tctx);
-    await store.calendar.updateEvent(e.id, await fieldsFrom(tctx, a, e, site.zone), ctx.clock.now());
-    await applyLinks(tctx, e.id, a, false);
+    const fields = await fieldsFrom(tctx, a, e, site.zone);
+    const links = await resolveLinks(tctx, a);
+    await store.calendar.updateEvent(e.id, fields, ctx.clock.now());
+    await applyLinks(tctx, e.id, a, links);
     return { body: await eventBody(site, (await store.calendar.event(e.id))!) };
   });
 }

@@ -49,16 +49,16 @@ export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Recor
   return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
 }
 
-export async function loadLinked(ctx: RestContext, kind: LinkedKind, id: number, param = 'id'): Promise<Row> {
+export async function loadLinked(ctx: RestContext, kind: LinkedKind, id: number): Promise<Row> {
   const r = kind === 'venue' ? await ctx.store.calendar.venue(id) : await ctx.store.calendar.organizer(id);
-  if (!r) throw invalidParam(param);
+  if (!r) throw invalidParam('id');
   return r;
 }
 
 export async function linkedBySlug(ctx: RestContext, kind: LinkedKind, slug: string): Promise<Row> {
-  const id = await ctx.store.calendar.linkedIdBySlug(kind, slug);
-  if (id === null) throw invalidParam('slug');
-  return loadLinked(ctx, kind, id, 'slug');
+  const r = await ctx.store.calendar.linkedBySlug(kind, slug);
+  if (!r) throw invalidParam('slug');
+  return r;
 }
 
 export async function readLinked(ctx: RestContext, kind: LinkedKind, r: Row) {

@@ -4,6 +4,7 @@ import { arg, item } from '../../contract/args.ts';
 import { needs, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
+import type { Services } from '../../services.ts';
 import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
 import { NAMESPACE, invalidParam } from './common.ts';
@@ -13,6 +14,8 @@ import { createLinked, deleteLinked, linkedArchive, linkedBySlug, loadLinked, re
 import { createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
 
 const P = (path: string) => `/${NAMESPACE}${path}`;
+/** Creates, updates and deletes may run inside batch/v1 (`batch: false` in mappings restores the legacy refusal). */
+const write: typeof endpoint = (e) => endpoint({ ...e, allowBatch: true });
 const ID = '(?P<id>\\d+)';
 const SLUG = '(?P<slug>[^/]+)';
 
@@ -88,25 +91,25 @@ const eventId = { id: arg.integer({ description: 'the event post ID', required: 
 const eventSlug = { slug: arg.string({ description: 'the event post name', required: true }) };
 
 async function eventBySlug(ctx: RestContext, slug: string) {
-  const id = await ctx.store.calendar.eventIdBySlug(slug);
-  if (id === null) throw invalidParam('slug');
-  return loadEvent(ctx, id);
+  const e = await ctx.store.calendar.eventBySlug(slug);
+  if (!e) throw invalidParam('slug');
+  return e;
 }
 
-function eventRoutes(): RouteDecl[] {
+function eventRoutes(geoRadiusKm: number): RouteDecl[] {
   const update = (find: (ctx: RestContext, a: any) => ReturnType<typeof loadEvent>, args: ArgShape) =>
-    endpoint({ methods: ['POST', 'PUT', 'PATCH'], args, permission: loggedWriter, handler: async (ctx, a: any) => updateEvent(ctx, await find(ctx, a), a) });
+    write({ methods: ['POST', 'PUT', 'PATCH'], args, permission: loggedWriter, handler: async (ctx, a: any) => updateEvent(ctx, await find(ctx, a), a) });
   return [
     route(NAMESPACE, P('/events'),
-      endpoint({ methods: ['GET'], args: eventListArgs, permission: publicAccess, handler: (ctx, a: any) => eventArchive(ctx, a) }),
-      endpoint({ methods: ['POST'], args: eventWriteArgs(true), permission: author, handler: (ctx, a: any) => createEvent(ctx, a) })),
+      endpoint({ methods: ['GET'], args: eventListArgs, permission: publicAccess, handler: (ctx, a: any) => eventArchive(ctx, a, geoRadiusKm) }),
+      write({ methods: ['POST'], args: eventWriteArgs(true), permission: author, handler: (ctx, a: any) => createEvent(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`),
       endpoint({ methods: ['GET'], args: eventId, permission: publicAccess, handler: async (ctx, a: any) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
-      endpoint({ methods: ['DELETE'], args: eventId, permission: loggedWriter, handler: async (ctx, a: any) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
+      write({ methods: ['DELETE'], args: eventId, permission: loggedWriter, handler: async (ctx, a: any) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
       update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...eventWriteArgs(false) })),
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
       endpoint({ methods: ['GET'], args: eventSlug, permission: publicAccess, handler: async (ctx, a: any) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
-      endpoint({ methods: ['DELETE'], args: eventSlug, permission: loggedWriter, handler: async (ctx, a: any) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
+      write({ methods: ['DELETE'], args: eventSlug, permission: loggedWriter, handler: async (ctx, a: any) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
       update((ctx) => eventBySlug(ctx, decodeURIComponent(ctx.route.split('/by-slug/')[1] ?? '')), eventWriteArgs(false))),
   ];
 }
@@ -146,13 +149,13 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const bySlug = (ctx: RestContext, a: any) => linkedBySlug(ctx, kind, a.slug);
   const item3 = (args: ArgShape, find: typeof byId, updateArgs: ArgShape) => [
     endpoint({ methods: ['GET'], args, permission: publicAccess, handler: async (ctx, a: any) => readLinked(ctx, kind, await find(ctx, a)) }),
-    endpoint({ methods: ['DELETE'], args, permission: loggedWriter, handler: async (ctx, a: any) => deleteLinked(ctx, kind, await find(ctx, a)) }),
-    endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: updateArgs, permission: loggedWriter, handler: async (ctx, a: any) => updateLinked(ctx, kind, await find(ctx, a), a) }),
+    write({ methods: ['DELETE'], args, permission: loggedWriter, handler: async (ctx, a: any) => deleteLinked(ctx, kind, await find(ctx, a)) }),
+    write({ methods: ['POST', 'PUT', 'PATCH'], args: updateArgs, permission: loggedWriter, handler: async (ctx, a: any) => updateLinked(ctx, kind, await find(ctx, a), a) }),
   ];
   return [
     route(NAMESPACE, P(`/${plural}`),
       endpoint({ methods: ['GET'], args: listArgs, permission: publicAccess, handler: (ctx, a: any) => linkedArchive(ctx, kind, a) }),
-      endpoint({ methods: ['POST'], args: fields(true), permission: author, handler: (ctx, a: any) => createLinked(ctx, kind, a) })),
+      write({ methods: ['POST'], args: fields(true), permission: author, handler: (ctx, a: any) => createLinked(ctx, kind, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, { ...idArg, ...fields(false) })),
     route(NAMESPACE, P(`/${plural}/by-slug/${SLUG}`), ...item3(slugArg, bySlug, { ...slugArg, ...fields(false) })),
   ];
@@ -188,18 +191,18 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   return [
     route(NAMESPACE, P(`/${plural}`),
       endpoint({ methods: ['GET'], args: listArgs, permission: publicAccess, handler: (ctx, a: any) => termArchive(ctx, taxonomy, a) }),
-      endpoint({ methods: ['POST'], args: fields(true), permission: manage, handler: (ctx, a: any) => createTerm(ctx, taxonomy, a) })),
+      write({ methods: ['POST'], args: fields(true), permission: manage, handler: (ctx, a: any) => createTerm(ctx, taxonomy, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`),
       endpoint({ methods: ['GET'], args: idArg, permission: publicAccess, handler: async (ctx, a: any) => ({ body: await termBody(ctx, await find(ctx, a)) }) }),
-      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...fields(false) }, permission: manage, handler: async (ctx, a: any) => updateTerm(ctx, await find(ctx, a), a) }),
-      endpoint({ methods: ['DELETE'], args: idArg, permission: manage, handler: async (ctx, a: any) => deleteTerm(ctx, await find(ctx, a)) })),
+      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...fields(false) }, permission: manage, handler: async (ctx, a: any) => updateTerm(ctx, await find(ctx, a), a) }),
+      write({ methods: ['DELETE'], args: idArg, permission: manage, handler: async (ctx, a: any) => deleteTerm(ctx, await find(ctx, a)) })),
   ];
 }
 
-export function calendarRoutes(): RouteDecl[] {
+export function calendarRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
   const routes: RouteDecl[] = [];
   const doc = route(NAMESPACE, P('/doc'), endpoint({ methods: ['GET'], args: {}, permission: publicAccess, handler: (ctx) => ({ body: openApi(ctx, routes) }) }));
-  routes.push(doc, ...eventRoutes(), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
+  routes.push(doc, ...eventRoutes(services.config.calendarGeoRadiusKm), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
   return routes;
 }
 

@@ -16,12 +16,16 @@ export const restUrl = (s: Site, path: string) => s.ctx.urls.rest(`/${s.ns}/${pa
 const host = (s: Site) => new URL(s.ctx.urls.home).host.replace(/:\d+$/, '') + new URL(s.ctx.urls.home).pathname.replace(/\/$/, '');
 const globalIds = (s: Site, id: number) => ({ global_id: `${host(s)}?id=${id}`, global_id_lineage: [`${host(s)}?id=${id}`] });
 
-function postDates(s: Site, r: { created: Date; modified: Date }) {
+/** WordPress keeps no GMT dates for unpublished drafts and pending posts: they read as zero dates. */
+const ZERO_DATE = '0000-00-00 00:00:00';
+
+function postDates(s: Site, r: { created: Date; modified: Date; status: string }) {
+  const unpublished = r.status === 'draft' || r.status === 'pending';
   return {
     date: fmt(instantToWall(r.created, s.zone)),
-    date_utc: fmt(r.created),
+    date_utc: unpublished ? ZERO_DATE : fmt(r.created),
     modified: fmt(instantToWall(r.modified, s.zone)),
-    modified_utc: fmt(r.modified),
+    modified_utc: unpublished ? ZERO_DATE : fmt(r.modified),
   };
 }
 

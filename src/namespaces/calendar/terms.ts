@@ -54,15 +54,17 @@ export async function termBody(ctx: RestContext, t: TermRow, withLinks = true) {
   return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), withLinks);
 }
 
-const termExists = (id: number) => new RestError('term_exists', 'A term with the name provided already exists with this parent.', 400, { term_id: id });
+// Hierarchical taxonomies (categories) check names per parent; tags per taxonomy.
+const termExists = (taxonomy: Taxonomy, id: number) => new RestError('term_exists',
+  `A term with the name provided already exists ${taxonomy === 'category' ? 'with this parent' : 'in this taxonomy'}.`, 400, { term_id: id });
 
 export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: Record<string, unknown>) {
   const name = String(a.name).trim();
   const slug = a.slug ? slugify(String(a.slug)) : slugify(name);
   const parent = taxonomy === 'category' ? ((a.parent as number | undefined) ?? 0) : 0;
-  if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw new RestError('rest_term_invalid', 'Parent term does not exist.', 400);
+  if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw invalidParam('parent');
   const existing = await ctx.store.calendar.termBySlugOrName(taxonomy, slug);
-  if (existing) throw termExists(existing.id);
+  if (existing) throw termExists(taxonomy, existing.id);
   const id = await ctx.store.calendar.createTerm({ taxonomy, name, slug, description: String(a.description ?? ''), parent });
   const t = (await ctx.store.calendar.term(taxonomy, id))!;
   return { status: 201, body: await termBody(ctx, t), headers: { Location: ctx.urls.rest(`/wp/v2/${taxonomy === 'category' ? 'tribe_events_cat' : 'tags'}/${id}`) } };
@@ -74,7 +76,7 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: Record<string,
   if (a.slug !== undefined) patch.slug = slugify(String(a.slug));
   if (a.description !== undefined) patch.description = String(a.description);
   if (t.taxonomy === 'category' && a.parent !== undefined) {
-    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent as number))) throw new RestError('rest_term_invalid', 'Parent term does not exist.', 400);
+    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent as number))) throw invalidParam('parent');
     patch.parent = a.parent as number;
   }
   await ctx.store.calendar.updateTerm(t.id, patch);

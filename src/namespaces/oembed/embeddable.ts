@@ -2,6 +2,7 @@
  * The port through which oEmbed and the site pages read the records they show. The calendar
  * implements it over its repository (events, venues, organizers); oEmbed never sees the calendar.
  */
+import { calendarEmbeddables } from '../calendar/embeddable.ts';
 import type { SiteUrls } from '../../http/site-urls.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -45,8 +46,5 @@ export async function publicEmbeddable(lookup: EmbeddableLookup, url: URL, ctx: 
 /** A lookup that finds nothing: no record of this site is embeddable or shown. */
 export const noEmbeddables: EmbeddableLookup = { byUrl: async () => null };
 
-/**
- * The one wiring point for oEmbed and the record pages. Integration: the calendar's lookup over its
- * repository goes here; until then nothing is embeddable (embed answers 404, pages fall through).
- */
-export const siteEmbeddables: EmbeddableLookup = noEmbeddables;
+/** The one wiring point for oEmbed and the record pages: the calendar's events, venues and organizers. */
+export const siteEmbeddables: EmbeddableLookup = calendarEmbeddables;

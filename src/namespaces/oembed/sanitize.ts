@@ -1,14 +1,25 @@
 /**
- * The `html` of a remote oEmbed document reaches an editor's browser: only links, blockquotes and
- * iframes survive, with a short list of attributes, http(s) addresses, and iframes sandboxed
- * (the legacy site's wp_filter_oembed_result keeps the same three elements).
+ * HTML from others reaches readers' browsers through an allow-list: the `html` of a remote oEmbed
+ * document keeps only links, blockquotes and iframes, with a short list of attributes, http(s)
+ * addresses, and iframes sandboxed (the legacy site's wp_filter_oembed_result keeps the same three
+ * elements); a record's description on its page keeps the usual post formatting.
  */
 import { escapeHtml } from './document.ts';
 
-const ALLOWED: Record<string, readonly string[]> = {
+type AllowList = Record<string, readonly string[]>;
+
+const EMBED_ALLOWED: AllowList = {
   a: ['href', 'title', 'target'],
   blockquote: ['cite', 'class', 'lang'],
   iframe: ['src', 'width', 'height', 'title', 'frameborder', 'marginwidth', 'marginheight', 'scrolling', 'class', 'allow', 'allowfullscreen', 'referrerpolicy'],
+};
+
+const plain = (tags: string[]): AllowList => Object.fromEntries(tags.map((t) => [t, []]));
+const DESCRIPTION_ALLOWED: AllowList = {
+  ...plain(['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'sub', 'sup', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'code', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'figcaption', 'span', 'div']),
+  a: ['href', 'title'],
+  blockquote: ['cite'],
+  img: ['src', 'alt', 'width', 'height'],
 };
 const URL_ATTRS = new Set(['href', 'src', 'cite']);
 const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>\/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*\/?>/g;
@@ -26,8 +37,7 @@ function decodeEntities(s: string): string {
   });
 }
 
-function attributes(tag: string, raw: string): string {
-  const allowed = ALLOWED[tag];
+function attributes(tag: string, raw: string, allowed: readonly string[]): string {
   let out = '';
   for (const m of raw.matchAll(ATTR)) {
     const name = m[1].toLowerCase();
@@ -40,7 +50,10 @@ function attributes(tag: string, raw: string): string {
   return out;
 }
 
-export function sanitizeEmbedHtml(html: string): string {
+export const sanitizeEmbedHtml = (html: string) => sanitizeHtml(html, EMBED_ALLOWED);
+export const sanitizeDescriptionHtml = (html: string) => sanitizeHtml(html, DESCRIPTION_ALLOWED);
+
+function sanitizeHtml(html: string, allowed: AllowList): string {
   // Script and style bodies go with their tags; other removed tags keep their text.
   const noCode = html.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '').replace(/<!--[\s\S]*?-->/g, '');
   let out = '';
@@ -49,8 +62,8 @@ export function sanitizeEmbedHtml(html: string): string {
     out += escapeText(noCode.slice(last, m.index));
     last = m.index + m[0].length;
     const tag = m[2].toLowerCase();
-    if (!(tag in ALLOWED)) continue;
-    out += m[1] ? `</${tag}>` : `<${tag}${attributes(tag, m[3])}>`;
+    if (!Object.hasOwn(allowed, tag)) continue;
+    out += m[1] ? `</${tag}>` : `<${tag}${attributes(tag, m[3], allowed[tag])}>`;
   }
   return out + escapeText(noCode.slice(last));
 }

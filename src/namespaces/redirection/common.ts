@@ -1,6 +1,9 @@
 /** What every redirection route shares: the namespace, the administrator check, the JSON context. */
 import { needs } from '../../contract/permission.ts';
+import { endpoint, type ArgShape, type Endpoint } from '../../contract/route.ts';
+import { edgeFor } from '../../edge/handler.ts';
 import type { RestContext } from '../../http/context.ts';
+import type { Services } from '../../services.ts';
 import type { JsonContext } from './json.ts';
 
 export const NS = 'redirection/v1';
@@ -23,3 +26,20 @@ export function legacyParams(ctx: RestContext, args: object): Record<string, unk
 
 /** The last path segment of the matched route (`/redirect/7` → `7`): URL parameters the index does not list. */
 export const lastSegment = (ctx: RestContext) => decodeURIComponent(ctx.route.slice(ctx.route.lastIndexOf('/') + 1));
+
+/** A documented write endpoint: batch/v1 may run it (issue 4: batch for every translated namespace's writes). */
+export function writeEndpoint<S extends ArgShape>(e: Endpoint<S>): Endpoint {
+  return endpoint({ ...e, allowBatch: true });
+}
+
+/** A write that changes the site's rules: the edge drops its loaded index, so the next front-end request sees the change. */
+export function ruleWrite<S extends ArgShape>(services: Services, e: Endpoint<S>): Endpoint {
+  return writeEndpoint({
+    ...e,
+    handler: async (ctx, a) => {
+      const result = await e.handler(ctx, a);
+      edgeFor(services).invalidate();
+      return result;
+    },
+  });
+}

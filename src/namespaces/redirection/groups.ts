@@ -2,7 +2,8 @@
 import { arg } from '../../contract/args.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
-import { NS, P, admin, lastSegment } from './common.ts';
+import type { Services } from '../../services.ts';
+import { NS, P, admin, lastSegment, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';
 import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemsArg, listArgs, pageOf, type ListParams } from './params.ts';
 import { MODULES, type GroupFilter, type GroupRow, type Selection } from './records.ts';
@@ -74,13 +75,13 @@ async function bulk(ctx: RestContext, p: ListParams & { items?: (string | number
   return groupList(ctx, p);
 }
 
-export function groupRoutes(): RouteDecl[] {
+export function groupRoutes(services: Services): RouteDecl[] {
   return [
     route(
       NS,
       `${P}/group`,
       endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => groupList(ctx, a as never) }),
-      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
     ),
     route(
       NS,
@@ -92,11 +93,11 @@ export function groupRoutes(): RouteDecl[] {
         handler: async (ctx) => ({ body: groupsDropdown(await ctx.store.redirection.allGroups()) }),
       }),
     ),
-    route(NS, `${P}/group/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: groupFields, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
+    route(NS, `${P}/group/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: groupFields, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
     route(
       NS,
       `${P}/bulk/group/(?P<bulk>delete|enable|disable)`,
-      endpoint({
+      ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
         permission: admin,

@@ -1,7 +1,7 @@
 /** The redirect log (`/log`) and the 404 log (`/404`): lists, grouped lists, bulk delete. */
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
-import { NS, P, admin, jsonContext, legacyParams } from './common.ts';
+import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from './common.ts';
 import { logJson, notFoundJson } from './json.ts';
 import { LOG_FILTERS, LOG_ORDERBY, NOT_FOUND_FILTERS, itemsArg, listArgs, logFilter, pageOf, type ListParams } from './params.ts';
 import type { LogGroupBy, LogKind, LogOrder } from './records.ts';
@@ -59,7 +59,7 @@ export function logRoutes(): RouteDecl[] {
       route(
         NS,
         `${P}/bulk/${kind}/(?P<bulk>delete)`,
-        endpoint({
+        writeEndpoint({
           methods: ['POST', 'PUT', 'PATCH'],
           args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
           permission: admin,

@@ -2,8 +2,9 @@
 import { arg } from '../../contract/args.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
+import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
-import { NS, P, admin, jsonContext, lastSegment, legacyParams } from './common.ts';
+import { NS, P, admin, jsonContext, lastSegment, legacyParams, ruleWrite } from './common.ts';
 import { redirectJson } from './json.ts';
 import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemsArg, listArgs, pageOf, redirectFilter, type ListParams } from './params.ts';
 import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from './records.ts';
@@ -91,15 +92,15 @@ async function bulk(ctx: RestContext, p: BulkParams): Promise<RestResult> {
   return redirectList(ctx, p);
 }
 
-export function redirectRoutes(): RouteDecl[] {
+export function redirectRoutes(services: Services): RouteDecl[] {
   return [
     route(
       NS,
       `${P}/redirect`,
       endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => redirectList(ctx, a as never) }),
-      endpoint({ methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
     ),
-    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, endpoint({ methods: ['POST', 'PUT', 'PATCH'], args: {}, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
+    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
     route(
       NS,
       `${P}/redirect/post`,
@@ -114,7 +115,7 @@ export function redirectRoutes(): RouteDecl[] {
     route(
       NS,
       `${P}/bulk/redirect/(?P<bulk>delete|enable|disable|reset)`,
-      endpoint({
+      ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, global: arg.boolean({ description: 'Apply bulk action globally, as per filters' }), items: itemsArg('Array of IDs to perform action on') },
         permission: admin,

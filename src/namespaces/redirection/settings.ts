@@ -1,8 +1,9 @@
 /** `setting` GET/POST: the plugin options with the legacy names, sent flat and sanitized as the plugin does. */
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
+import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
-import { NS, P, admin, legacyParams } from './common.ts';
+import { NS, P, admin, legacyParams, ruleWrite } from './common.ts';
 import { groupsDropdown } from './groups.ts';
 import { FLAG_QUERY, type RedirectionSettings } from './records.ts';
 
@@ -71,13 +72,14 @@ async function answer(ctx: RestContext, settings: RedirectionSettings): Promise<
   };
 }
 
-export function settingRoutes(): RouteDecl[] {
+/** A settings write changes the default source flags the site's rules are read with. */
+export function settingRoutes(services: Services): RouteDecl[] {
   return [
     route(
       NS,
       `${P}/setting`,
       endpoint({ methods: ['GET'], args: {}, permission: admin, handler: async (ctx) => answer(ctx, await ctx.store.redirection.settings()) }),
-      endpoint({
+      ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: {},
         permission: admin,

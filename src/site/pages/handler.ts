@@ -1,6 +1,7 @@
 /**
- * `/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/` and their `embed/` pages, from the same
- * EmbeddableLookup as oEmbed. Records that are not public fall through to the next site handler.
+ * `/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/` and their `embed/` pages, also under a
+ * locale segment (`/fr/event/{slug}/`), from the same EmbeddableLookup as oEmbed. Records that are
+ * not public fall through to the next site handler.
  */
 import { siteUrls } from '../../http/site-urls.ts';
 import type { EmbeddableLookup } from '../../namespaces/oembed/embeddable.ts';
@@ -9,20 +10,23 @@ import type { Services } from '../../services.ts';
 import type { SiteHandler } from '../handlers.ts';
 import { recordPage } from './record-page.ts';
 
-const PAGE = /^\/(event|venue|organizer)\/([^/]+)\/(embed\/)?$/;
+const PAGE = /^(?:\/([^/]+))?\/(event|venue|organizer)\/([^/]+)\/(embed\/)?$/;
 
 // No script runs on these pages; the embed page may be framed anywhere, the page itself only here.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'";
 
 export function recordPages(services: Services, lookup: EmbeddableLookup): SiteHandler {
-  const { config } = services;
+  const { config, mappings } = services;
   return async (req, reply, pathname) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const m = PAGE.exec(pathname);
     if (!m) return false;
-    const embed = m[3] !== undefined;
-    const urls = siteUrls(config.baseUrl, config.restPrefix, config.adminPath, null);
-    const record = await publicEmbeddable(lookup, new URL(`/${m[1]}/${m[2]}/`, config.baseUrl), { urls, store: services.store });
+    const [, locale = null, kind, slug, embedPart] = m;
+    if (locale !== null && !mappings.locales.includes(locale)) return false;
+    const embed = embedPart !== undefined;
+    // Links on the page keep the locale it was asked under.
+    const urls = siteUrls(config.baseUrl, config.restPrefix, config.adminPath, locale);
+    const record = await publicEmbeddable(lookup, new URL(`${urls.home}/${kind}/${slug}/`), { urls, store: services.store });
     if (!record) return false;
     const site = await services.store.options.site();
     reply
@@ -31,7 +35,7 @@ export function recordPages(services: Services, lookup: EmbeddableLookup): SiteH
       .header('Content-Security-Policy', embed ? CSP : `${CSP}; frame-ancestors 'self'`)
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    await reply.send(recordPage(record, { siteName: site.name, embed }));
+    await reply.send(recordPage(record, { siteName: site.name, embed, lang: (locale ?? mappings.defaultLocale).replace('_', '-') }));
     return true;
   };
 }

@@ -67,6 +67,8 @@ export interface PageOptions {
   siteName: string;
   /** The `embed/` variant: compact, links open in the embedding page's window. */
   embed: boolean;
+  /** The page's language (BCP 47), from the locale it was asked under. */
+  lang: string;
 }
 
 export function recordPage(r: Embeddable, o: PageOptions): string {
@@ -77,7 +79,7 @@ export function recordPage(r: Embeddable, o: PageOptions): string {
   if (r.organizerNames?.length) facts.push(`<dt>${r.organizerNames.length > 1 ? 'Organizers' : 'Organizer'}</dt><dd>${r.organizerNames.map(escapeHtml).join(', ')}</dd>`);
   const title = escapeHtml(r.title);
   return `<!doctype html>
-<html lang="en"${o.embed ? ' class="embed"' : ''}>
+<html lang="${escapeHtml(o.lang)}"${o.embed ? ' class="embed"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -10,7 +10,7 @@ import { edgeFor } from '../../../edge/handler.ts';
 import type { RestContext } from '../../../http/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
-import { NS, P, admin, jsonContext } from '../common.ts';
+import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
 import type { GroupRow, LogRow, NotFoundRow, RedirectRow } from '../records.ts';
 import { redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
@@ -253,16 +253,17 @@ async function importFile(services: Services, ctx: RestContext, a: ImportArgs): 
 
 // ---- routes ----
 
+/** The legacy export routes declare no args: the module and format come from the path, via the merged parameters. */
 const get = (handler: (ctx: RestContext, a: Record<string, string>) => Promise<RestResult>) =>
-  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx, a) => handler(ctx, a as Record<string, string>) });
+  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => handler(ctx, ctx.params as Record<string, string>) });
 
 export function ioRoutes(services: Services): RouteDecl[] {
   return [
-    route(NS, `${P}/import/file/(?P<group_id>\\d+)`, endpoint({
+    route(NS, `${P}/import/file/(?P<group_id>\\d+)`, writeEndpoint({
       methods: ['POST', 'PUT', 'PATCH'],
       args: importArgs,
       permission: admin,
-      handler: (ctx, a) => importFile(services, ctx, a as unknown as ImportArgs),
+      handler: (ctx, a) => importFile(services, ctx, legacyParams(ctx, a) as unknown as ImportArgs),
     })),
     route(NS, `${P}/export/(?P<module>1|2|3|all)/(?P<format>csv|apache|nginx|json|redirects-file)`, get((ctx, a) => moduleExport(ctx, a as never))),
     route(NS, `${P}/export/redirect`, get((ctx) => redirectExport(ctx, false))),
