@@ -83,7 +83,9 @@ function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {
 }
 
 function withAllow(o: Outcome, call: RestCall): Outcome {
-  if (o.route) o.headers = { ...o.headers, Allow: allowHeader(o.route, call.ctx) };
+  const allow = o.route ? allowHeader(o.route, call.ctx) : '';
+  // The legacy site sends no Allow header when the caller may use no method of the route.
+  if (allow) o.headers = { ...o.headers, Allow: allow };
   return o;
 }
 

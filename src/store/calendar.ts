@@ -159,7 +159,7 @@ export class CalendarRepo {
       const slug = await uniqueSlug(tx, 'calendar_events', f.slug, id);
       const cols = Object.keys(f) as (keyof EventFields)[];
       await tx.query(`insert into calendar_events (id, created, modified, ${cols.join(', ')})
-        values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`, [id, now, ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
+        values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`, [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
       return id;
     });
   }
@@ -253,7 +253,7 @@ export class CalendarRepo {
       const slug = await uniqueSlug(tx, LINKED[kind], f.slug, id);
       const cols = Object.keys(f) as (keyof typeof f)[];
       await tx.query(`insert into ${LINKED[kind]} (id, created, modified, ${cols.join(', ')}) values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`,
-        [id, now, ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
+        [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
       return id;
     });
   }
@@ -327,7 +327,12 @@ async function uniqueSlug(sql: Sql, table: string, wanted: string, id: number): 
   for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
 }
 
+/** Post dates have whole seconds, as on the legacy site: records created in one second sort by ID. */
+function toSecond(d: Date): Date {
+  return new Date(Math.floor(d.getTime() / 1000) * 1000);
+}
+
 async function updateRow(sql: Sql, table: string, id: number, f: Record<string, unknown>, now: Date): Promise<void> {
   const cols = Object.keys(f).filter((c) => f[c] !== undefined);
-  await sql.query(`update ${table} set modified = $2${cols.map((c, i) => `, ${c} = $${i + 3}`).join('')} where id = $1`, [id, now, ...cols.map((c) => f[c])]);
+  await sql.query(`update ${table} set modified = $2${cols.map((c, i) => `, ${c} = $${i + 3}`).join('')} where id = $1`, [id, toSecond(now), ...cols.map((c) => f[c])]);
 }
