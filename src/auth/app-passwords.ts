@@ -3,16 +3,13 @@
  * stored (HMAC-SHA-256 keyed with the password's own UUID): the secret has ~143 bits of entropy, so
  * a slow hash would add cost to every request and no safety. Checks compare in constant time.
  */
-import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomAlnum } from '../random.ts';
 import type { Store } from '../store/store.ts';
 import type { AppPasswordRecord } from '../store/users.ts';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
 export function generateSecret(): string {
-  let s = '';
-  for (let i = 0; i < 24; i++) s += ALPHABET[randomInt(ALPHABET.length)];
-  return s;
+  return randomAlnum(24);
 }
 
 /** "abcdEFGH1234..." → "abcd EFGH 1234 ...": the form users see and may paste back. */

@@ -2,7 +2,7 @@
  * The oEmbed document of a record of this site, as the legacy site wrote it (key order, width
  * clamp, the blockquote + iframe markup), and its XML form.
  */
-import { randomInt } from 'node:crypto';
+import { randomAlnum } from '../../random.ts';
 import type { Embeddable } from './embeddable.ts';
 
 export interface EmbedSite {
@@ -10,13 +10,9 @@ export interface EmbedSite {
   home: string;
 }
 
-const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
 /** The secret that pairs the blockquote with its iframe: 10 random letters and digits. */
 export function embedSecret(): string {
-  let s = '';
-  for (let i = 0; i < 10; i++) s += ALNUM[randomInt(ALNUM.length)];
-  return s;
+  return randomAlnum(10);
 }
 
 export function escapeHtml(s: string): string {
