@@ -61,8 +61,8 @@ const LINK = {
 } as const;
 
 // Counts only published events, as WordPress term counts do.
-const TERM_SELECT = `select t.*, (select count(*) from calendar_event_terms et join calendar_events e on e.id = et.event_id
-  where et.term_id = t.id and e.status = 'publish')::int8 as count from calendar_terms t`;
+// The count of published events is kept on the term by triggers (migration 011).
+const TERM_SELECT = `select t.*, t.published_count as count from calendar_terms t`;
 
 /** `table:slug` → record ID. One per store (shared by its transaction views), never across stores. */
 export type SlugCache = LRUCache<string, number>;
