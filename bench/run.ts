@@ -66,11 +66,17 @@ const modules = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts' && f !== 'lib.ts')
   .filter((f) => !cli.only || f.includes(cli.only))
   .sort();
+// Case modules measure in their own way (in-process loops against their own baseline, or
+// autocannon through ctx); rows without the load-test columns are printed as their module gave them.
+const moduleRows: Record<string, unknown>[] = [];
 for (const file of modules) {
-  const mod = (await import(new URL(file, here).href)) as { run?: (ctx: BenchContext) => Promise<Row[]> };
+  const mod = (await import(new URL(file, here).href)) as { run?: (ctx: BenchContext) => Promise<Array<Row | Record<string, unknown>>> };
   if (typeof mod.run !== 'function') continue;
   console.error(`bench/${file}`);
-  for (const row of await mod.run(ctx)) report(row);
+  for (const row of await mod.run(ctx)) {
+    if (typeof (row as Row).ratio === 'number' && typeof (row as Row).reqPerSec === 'number' && 'case' in row) report(row as Row);
+    else moduleRows.push({ module: file, ...row });
+  }
 }
 
 const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'non-2xx', 'errors'];
@@ -80,5 +86,10 @@ const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s
 console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs\n`);
 console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, connections, rows };
+if (moduleRows.length) {
+  console.log('\nCase modules (each ratio against the baseline its module measured in the same run):');
+  console.table(moduleRows);
+}
+
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, connections, rows, moduleRows };
 writeFileSync(new URL('results.json', here), `${JSON.stringify(results, null, 2)}\n`);
