@@ -15,6 +15,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { testApp, type TestApp } from '../test/support/app.ts';
+import { runIfMain } from './lib.ts';
 
 type Row = Record<string, unknown> & { case: string };
 
@@ -167,8 +168,4 @@ export async function run(): Promise<Row[]> {
 }
 
 // Run directly: `npx tsx bench/calendar.ts`.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const t = performance.now();
-  console.table(await run());
-  console.log(`total ${((performance.now() - t) / 1000).toFixed(1)} s`);
-}
+await runIfMain(import.meta.url, run);

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { edgeFor } from '../src/edge/handler.ts';
 import type { NewRedirect } from '../src/namespaces/redirection/records.ts';
 import { testApp, type TestApp } from '../test/support/app.ts';
+import { runIfMain } from './lib.ts';
 
 type Row = Record<string, unknown> & { name: string };
 
@@ -84,8 +85,4 @@ export async function run(): Promise<Row[]> {
 }
 
 // Run directly: `npx tsx bench/edge.ts`.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const t = performance.now();
-  console.table(await run());
-  console.log(`total ${((performance.now() - t) / 1000).toFixed(1)} s`);
-}
+await runIfMain(import.meta.url, run);

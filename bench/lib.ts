@@ -81,3 +81,11 @@ export async function measure(name: string, url: string, opts: MeasureOptions & 
 export function ratioTo(reqPerSec: number, baseline: Row): number {
   return baseline.reqPerSec > 0 ? reqPerSec / baseline.reqPerSec : 0;
 }
+
+/** Lets a case module run on its own (`npx tsx bench/<name>.ts`): prints its rows and the time taken. */
+export async function runIfMain(moduleUrl: string, run: () => Promise<unknown[]>): Promise<void> {
+  if (moduleUrl !== `file://${process.argv[1]}`) return;
+  const t = performance.now();
+  console.table(await run());
+  console.log(`total ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
