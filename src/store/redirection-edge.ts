@@ -4,6 +4,7 @@
  * hit counting, and the redirect and 404 log rows with their expiry.
  */
 import { installFlags, type RedirectJson, type SourceFlags } from '../namespaces/redirection/io/shapes.ts';
+import { FLAG_QUERY } from '../namespaces/redirection/records.ts';
 import type { Sql } from './sql.ts';
 
 export interface EdgeSettings {
@@ -36,7 +37,7 @@ export class RedirectionEdgeRepo {
     const s = row?.value ?? {};
     return {
       flags: {
-        flag_query: (['exact', 'ignore', 'pass', 'exactorder'].includes(String(s.flag_query)) ? s.flag_query : installFlags.flag_query) as SourceFlags['flag_query'],
+        flag_query: ((FLAG_QUERY as readonly unknown[]).includes(s.flag_query) ? s.flag_query : installFlags.flag_query) as SourceFlags['flag_query'],
         flag_case: typeof s.flag_case === 'boolean' ? s.flag_case : installFlags.flag_case,
         flag_trailing: typeof s.flag_trailing === 'boolean' ? s.flag_trailing : installFlags.flag_trailing,
         flag_regex: typeof s.flag_regex === 'boolean' ? s.flag_regex : installFlags.flag_regex,

@@ -2,41 +2,15 @@
  * The redirect and group records as the legacy plugin serializes them (`to_json`): the exchange
  * shape of every export format and import parser. Flags in `match_data.source` are the effective ones.
  */
-export type FlagQuery = 'exact' | 'ignore' | 'pass' | 'exactorder';
+import type { GroupJson as ApiGroupJson, RedirectJson as ApiRedirectJson, SourceFlags } from '../records.ts';
 
-export interface SourceFlags {
-  flag_query: FlagQuery;
-  flag_case: boolean;
-  flag_trailing: boolean;
-  flag_regex: boolean;
-}
+export type { FlagQuery, SourceFlags } from '../records.ts';
 
-export interface RedirectJson {
-  id: number;
-  url: string;
-  match_url: string;
-  match_data: { source: SourceFlags; options?: { log_exclude: true } } | null;
-  action_code: number;
-  action_type: string;
-  action_data: Record<string, unknown> | null;
-  match_type: string;
-  title: string;
-  hits: number;
-  regex: boolean;
-  group_id: number;
-  position: number;
-  last_access: string;
-  enabled: boolean;
-}
+/** The API's redirect record; in the exchange formats the action and match names are not yet checked. */
+export type RedirectJson = Omit<ApiRedirectJson, 'action_type' | 'match_type'> & { action_type: string; match_type: string };
 
-export interface GroupJson {
-  id: number;
-  name: string;
-  redirects: number;
-  module_id: number;
-  moduleName: string;
-  enabled: boolean;
-}
+/** The API's group record, without the list-only `default` marker. */
+export type GroupJson = Omit<ApiGroupJson, 'default'>;
 
 /** A redirect read from an import file, in the body shape `POST /redirect` takes. */
 export interface ImportedRedirect {
