@@ -6,10 +6,12 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
+import { RestError } from '../contract/errors.ts';
 import { can, type Capability, type User } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/handlers.ts';
 import { RedirectionEdgeRepo, type EdgeSettings, type LogRow } from '../store/redirection-edge.ts';
+import { upstreamFetcher } from '../upstream/fetch.ts';
 import { matchRequest, type EdgeDecision, type EdgeRequest } from './match.ts';
 import { RuleIndex, safeDecode } from './rules.ts';
 import { WriteQueue } from './writes.ts';
@@ -68,6 +70,8 @@ export function edgeFor(services: Services, opts?: EdgeOptions): Edge {
 export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
   const repo = new RedirectionEdgeRepo(services.store.sql);
   const writes = new WriteQueue(services.log);
+  // Pass-through targets are outbound fetches like any other: the same SSRF guard, size cap and time limit.
+  const fetchUpstream = upstreamFetcher(services.config);
   const ttl = opts.ttlMs ?? 2_000;
   let loaded: Loaded | null = null;
   let loading: Promise<Loaded> | null = null;
@@ -149,9 +153,14 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
   async function pass(req: FastifyRequest, reply: FastifyReply, settings: EdgeSettings, target: string): Promise<void> {
     if (/^https?:\/\//i.test(target)) {
       // An external target is fetched and its body echoed, as the plugin's pass-through does.
-      const res = await fetch(target, { redirect: 'follow' });
-      reply.code(res.status).type(res.headers.get('content-type') ?? 'text/html; charset=UTF-8');
-      await reply.send(Buffer.from(await res.arrayBuffer()));
+      try {
+        const res = await fetchUpstream(target);
+        await reply.code(res.status).type(res.headers['content-type'] ?? 'text/html; charset=UTF-8').send(res.body);
+      } catch (e) {
+        if (!(e instanceof RestError)) throw e;
+        services.log.warn({ target, code: e.code }, 'pass-through target refused or unreachable');
+        await reply.code(502).type('text/html; charset=UTF-8').send(notFoundHtml((await services.store.options.site()).name));
+      }
       return;
     }
     // An internal target is served as if it had been requested.
