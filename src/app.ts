@@ -16,6 +16,7 @@ import { loadMappings, type Mappings } from './mappings.ts';
 import { buildRouteTable } from './route-table.ts';
 import type { Services } from './services.ts';
 import { siteHandlers } from './site/handlers.ts';
+import { escapeHtml } from './site/html.ts';
 import type { OpenStore } from './store/store.ts';
 
 export interface AppOptions {
@@ -112,8 +113,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 }
 
 function errorPage(status: number, message: string): string {
-  const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error ${status}</title></head><body><h1>Error ${status}</h1><p>${text}</p></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error ${status}</title></head><body><h1>Error ${status}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }
 
 function notFoundPage(): string {

@@ -16,6 +16,7 @@ import type { SiteHandler } from '../site/handlers.ts';
 import type { UserRecord } from '../store/users.ts';
 import { createAppPassword } from './app-passwords.ts';
 import { verifyLoginPassword } from './login-passwords.ts';
+import { escapeHtml } from '../site/html.ts';
 
 const SESSION_TTL_MS = 10 * 60 * 1000;
 const CSRF_COOKIE = 'lintel_csrf';
@@ -126,7 +127,7 @@ export function authorizePage(services: Services): SiteHandler {
     }
     const checked = checkAppRequest(query);
     if ('errors' in checked) {
-      return page(400, 'The Authorize Application request is not allowed.', `<ul>${checked.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>`);
+      return page(400, 'The Authorize Application request is not allowed.', `<ul>${checked.errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul>`);
     }
     const request = checked.request;
     const self = req.url;
@@ -186,7 +187,7 @@ export function authorizePage(services: Services): SiteHandler {
       await store.transaction((tx) => tx.authSessions.take(sha256(sessionToken), now));
       const target = request.reject_url || (request.success_url && addQuery(request.success_url, [['success', 'false']]));
       if (target) return redirect(reply, target);
-      return page(200, 'Application not authorized', `<p>You did not authorize ${esc(request.app_name || 'the application')}. No password was created.</p>`);
+      return page(200, 'Application not authorized', `<p>You did not authorize ${escapeHtml(request.app_name || 'the application')}. No password was created.</p>`);
     }
 
     const name = (form.get('app_name') ?? '').trim();
@@ -217,7 +218,7 @@ export function authorizePage(services: Services): SiteHandler {
     return page(
       200,
       'Application password created',
-      `<p>Your new password for <strong>${esc(name)}</strong> is:</p><p><code id="password">${esc(password)}</code></p>` +
+      `<p>Your new password for <strong>${escapeHtml(name)}</strong> is:</p><p><code id="password">${escapeHtml(password)}</code></p>` +
         '<p>Save it in a safe place now: it is shown only once and cannot be retrieved later. Use it with your user name over HTTP Basic authentication.</p>',
     );
   };
@@ -233,9 +234,6 @@ function sameRequest(a: Record<string, string>, b: AppRequest): boolean {
   return FIELDS.every((f) => a[f] === b[f]);
 }
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function pageReply(reply: FastifyReply) {
   return (status: number, title: string, body: string) =>
@@ -256,7 +254,7 @@ function pageReply(reply: FastifyReply) {
 function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>
 body{font:16px/1.5 system-ui,sans-serif;background:#f0f0f1;color:#1d2327;margin:0}
 main{max-width:28rem;margin:3rem auto;padding:1.5rem 2rem;background:#fff;border:1px solid #c3c4c7;border-radius:4px}
@@ -268,27 +266,27 @@ button.secondary{background:#fff;color:#2271b1}
 .error{border-left:4px solid #d63638;background:#fcf0f1;padding:.5rem 1rem}
 code{font-size:1.2rem;background:#f6f7f7;padding:.25rem .5rem;word-break:break-all}
 </style></head>
-<body><main><h1>${esc(title)}</h1>
+<body><main><h1>${escapeHtml(title)}</h1>
 ${body}
 </main></body></html>`;
 }
 
 function appLine(request: AppRequest): string {
-  const name = request.app_name ? `<strong>${esc(request.app_name)}</strong>` : 'An application';
-  const to = request.success_url ? ` You will then be sent back to <code>${esc(new URL(request.success_url).host)}</code>.` : '';
+  const name = request.app_name ? `<strong>${escapeHtml(request.app_name)}</strong>` : 'An application';
+  const to = request.success_url ? ` You will then be sent back to <code>${escapeHtml(new URL(request.success_url).host)}</code>.` : '';
   return `<p>${name} would like to connect to your account.${to}</p>`;
 }
 
 function errorBox(message: string | undefined): string {
-  return message ? `<p class="error" role="alert">${esc(message)}</p>` : '';
+  return message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : '';
 }
 
 function loginForm(action: string, request: AppRequest, csrf: string, login = '', error?: string): string {
   return `${appLine(request)}${errorBox(error)}
-<form method="post" action="${esc(action)}">
+<form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="action" value="login">
 <label for="log">User name or email address</label>
-<input type="text" id="log" name="log" value="${esc(login)}" autocomplete="username" required autofocus>
+<input type="text" id="log" name="log" value="${escapeHtml(login)}" autocomplete="username" required autofocus>
 <label for="pwd">Password</label>
 <input type="password" id="pwd" name="pwd" autocomplete="current-password" required>
 <button type="submit">Log in</button>
@@ -297,17 +295,17 @@ function loginForm(action: string, request: AppRequest, csrf: string, login = ''
 
 function approveForm(action: string, request: AppRequest, user: UserRecord, session: string, csrf: string, name: string, error?: string): string {
   return `${appLine(request)}
-<p>Would you like to give it access to your account, <strong>${esc(user.login)}</strong>? It will be able to do everything you can do on this site.</p>
+<p>Would you like to give it access to your account, <strong>${escapeHtml(user.login)}</strong>? It will be able to do everything you can do on this site.</p>
 ${errorBox(error)}
-<form method="post" action="${esc(action)}">
+<form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="session" value="${session}">
 <label for="app_name">Name of the new application password</label>
-<input type="text" id="app_name" name="app_name" value="${esc(name)}" maxlength="200" required>
+<input type="text" id="app_name" name="app_name" value="${escapeHtml(name)}" maxlength="200" required>
 <button type="submit" name="action" value="approve">Yes, I approve of this connection</button>
 <button type="submit" name="action" value="reject" class="secondary">No, I do not approve of this connection</button>
 </form>`;
 }
 
 function startAgain(self: string): string {
-  return `<p><a href="${esc(self)}">Start again</a></p>`;
+  return `<p><a href="${escapeHtml(self)}">Start again</a></p>`;
 }

@@ -10,6 +10,7 @@ import { RestError } from '../contract/errors.ts';
 import { can, type Capability, type User } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/handlers.ts';
+import { escapeHtml } from '../site/html.ts';
 import { RedirectionEdgeRepo, type EdgeSettings, type LogRow } from '../store/redirection-edge.ts';
 import { upstreamFetcher } from '../upstream/fetch.ts';
 import { matchRequest, type EdgeDecision, type EdgeRequest } from './match.ts';
@@ -43,7 +44,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPT
 const HOUR = 3_600_000;
 
 export function notFoundHtml(siteName: string): string {
-  const esc = siteName.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const esc = escapeHtml(siteName);
   return `<!DOCTYPE html>\n<html lang="en-US">\n<head>\n<meta charset="UTF-8" />\n<title>Page not found &#8211; ${esc}</title>\n</head>\n<body>\n<h1>Page not found</h1>\n</body>\n</html>\n`;
 }
 
