@@ -4,7 +4,7 @@
  * so the index, OPTIONS answers and `/doc` are generated from the same schema that validates.
  */
 import { z } from 'zod';
-import { toBoolean, toInteger, toList, toNumber, toObject } from './coerce.ts';
+import { toBoolean, toInteger, toList, toObject } from './coerce.ts';
 import { Repeated } from './php-params.ts';
 
 export type Arg = z.ZodType;
@@ -41,12 +41,6 @@ export const arg = {
     if (o.minimum !== undefined) s = s.min(o.minimum);
     if (o.maximum !== undefined) s = s.max(o.maximum);
     return build(toInteger, s, o);
-  },
-  number: (o: Common<number> & { minimum?: number; maximum?: number } = {}) => {
-    let s = z.number();
-    if (o.minimum !== undefined) s = s.min(o.minimum);
-    if (o.maximum !== undefined) s = s.max(o.maximum);
-    return build(toNumber, s, o);
   },
   boolean: (o: Common<boolean | string> = {}) => build(toBoolean, z.boolean(), o),
   string: (
@@ -91,7 +85,6 @@ export const arg = {
 /** Array items: coercion only, no descriptor metadata. */
 export const item = {
   integer: () => z.preprocess(toInteger, z.int()),
-  string: () => z.string(),
   enum: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values),
 };
 

@@ -15,10 +15,6 @@ export function toInteger(v: unknown): unknown {
   return v;
 }
 
-export function toNumber(v: unknown): unknown {
-  return typeof v === 'string' && NUMERIC.test(v) ? Number(v) : v;
-}
-
 export function toBoolean(v: unknown): unknown {
   if (typeof v === 'string') {
     const s = v.toLowerCase();

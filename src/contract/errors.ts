@@ -48,7 +48,6 @@ export const coreErrors = {
   tooLarge: (limit: number) =>
     new RestError('rest_request_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413),
   internal: () => new RestError('rest_internal_error', 'The server could not complete the request.', 500),
-  unavailable: (what: string) => new RestError('rest_upstream_unavailable', `${what} is not reachable.`, 503),
 } as const;
 
 /** Per-parameter validation failure, as WordPress reports it inside `rest_invalid_param`. */

@@ -94,10 +94,6 @@ export class UserRepo {
     return r.n;
   }
 
-  async setPassword(id: number, passwordHash: string): Promise<void> {
-    await this.sql.query('update users set password_hash = $2 where id = $1', [id, passwordHash]);
-  }
-
   async addAppPassword(p: { uuid: string; userId: number; appId: string; name: string; hash: string }): Promise<AppPasswordRecord> {
     const rows = await this.sql.query<AppPasswordRow>(
       `insert into application_passwords (uuid, user_id, app_id, name, hash) values ($1, $2, $3, $4, $5) returning *`,

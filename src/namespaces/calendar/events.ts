@@ -3,6 +3,7 @@ import { can } from '../../auth/roles.ts';
 import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { EventFields, EventQuery, EventRow } from '../../store/calendar.ts';
+import { isValidTimeZone } from '../../site/time.ts';
 import type { Store } from '../../store/store.ts';
 import { archiveLinks, canEdit, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
 import { endOfDay, fmt, instantToWall, parseWall, startOfDay, wallToInstant } from './dates.ts';
@@ -154,7 +155,7 @@ async function fieldsFrom(ctx: RestContext, a: Record<string, unknown>, current:
 
   const timezone = (a.timezone as string | undefined) || current?.timezone || zone;
   if (a.timezone !== undefined) {
-    if (!isTimeZone(timezone)) throw invalidParam('timezone');
+    if (!isValidTimeZone(timezone)) throw invalidParam('timezone');
     f.timezone = timezone;
   }
   const allDay = f.all_day ?? current?.all_day ?? false;
@@ -195,15 +196,6 @@ export function costFields(cost: unknown) {
 
 export function slugify(s: string): string {
   return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/['’]/g, '').replace(/[^a-z0-9_-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 type Links = { venue?: number[]; organizer?: number[] };
