@@ -71,7 +71,9 @@ export const arg = {
   object: (shape: z.ZodRawShape | null, o: Common<Record<string, unknown>> = {}) =>
     build(toObject, shape ? z.looseObject(shape) : z.record(z.string(), z.unknown()), o),
   /** An argument the legacy site declares without a type: anything goes through to its own check. */
-  untyped: (o: Common<unknown> & { keywords?: Keywords } = {}) => build(same, z.unknown(), o, o.keywords),
+  untyped: (o: Common<unknown> & { keywords?: Keywords } = {}) =>
+    // A required untyped argument must still be sent (z.unknown() alone would accept its absence).
+    build(same, o.required ? z.unknown().refine((v) => v !== undefined) : z.unknown(), o, o.keywords),
   /**
    * An argument with its own validate callback, which replaces the schema check in WordPress:
    * a failure is the bare "Invalid parameter.", and `sanitize` turns the accepted value into its type.

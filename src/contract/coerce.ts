@@ -3,14 +3,19 @@
  * A value that cannot be coerced is returned unchanged, so the zod schema reports it with
  * the legacy message ("x is not of type integer.").
  */
+import { paramMap } from './php-params.ts';
 
 // PHP's is_numeric: optional surrounding whitespace, sign, digits with optional fraction, exponent.
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
+/**
+ * A numeric string that is a whole number becomes that number, if the store can hold it (a safe
+ * integer, exact in JS and in an int8 column); anything else is left for validation to refuse.
+ */
 export function toInteger(v: unknown): unknown {
   if (typeof v === 'string' && NUMERIC.test(v)) {
     const n = Number(v);
-    return Number.isInteger(n) ? n : v;
+    return Number.isSafeInteger(n) ? n : v;
   }
   return v;
 }
@@ -39,5 +44,5 @@ export function toList(v: unknown): unknown {
 
 /** Objects: the empty string is an empty object, as in PHP. */
 export function toObject(v: unknown): unknown {
-  return v === '' ? {} : v;
+  return v === '' ? paramMap() : v;
 }

@@ -2,6 +2,7 @@
  * WordPress-style REST errors: `{code, message, data}` with the HTTP status in `data.status`.
  * Handlers throw `RestError`; the pipeline turns it into the legacy body.
  */
+import { paramMap } from './php-params.ts';
 export interface RestErrorBody {
   code: string;
   message: string;
@@ -48,6 +49,8 @@ export const coreErrors = {
   tooLarge: (limit: number) =>
     new RestError('rest_request_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413),
   internal: () => new RestError('rest_internal_error', 'The server could not complete the request.', 500),
+  /** Lintel's own (see DEVIATIONS.md): the legacy site answered a database outage with an HTML 500 page. */
+  storeUnavailable: () => new RestError('rest_store_unavailable', 'The content store is unavailable. Try again shortly.', 503),
 } as const;
 
 /** Per-parameter validation failure, as WordPress reports it inside `rest_invalid_param`. */
@@ -58,8 +61,9 @@ export interface ParamError {
 }
 
 export function invalidParams(errors: Map<string, ParamError[]>): RestError {
-  const params: Record<string, string> = {};
-  const details: Record<string, { code: string; message: string; data: unknown }> = {};
+  // Keyed by parameter names, which the client chose (a NUL byte is refused under any name, `__proto__` too).
+  const params = paramMap() as Record<string, string>;
+  const details = paramMap() as Record<string, { code: string; message: string; data: unknown }>;
   for (const [name, list] of errors) {
     params[name] = list.map((e) => e.message).join(' ');
     const first = list[0];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQueryString, Repeated } from './php-params.ts';
+import { asParamMaps, parseQueryString, Repeated } from './php-params.ts';
 
 describe('PHP-style query parsing', () => {
   it('builds lists from [] and maps from [key], nested', () => {
@@ -19,5 +19,24 @@ describe('PHP-style query parsing', () => {
 
   it('keeps explicit numeric indexes as keys (array arguments read them as a list)', () => {
     expect(parseQueryString('r[0][method]=POST&r[0][path]=/a&r[1][path]=/b')).toEqual({ r: { 0: { method: 'POST', path: '/a' }, 1: { path: '/b' } } });
+  });
+
+  it('keeps __proto__, constructor and prototype as ordinary keys, never reaching Object.prototype', () => {
+    const p = parseQueryString('__proto__[status]=x&constructor[prototype][y]=1&a[]=1&a[__proto__][z]=2&toString=3&constructor[toString]=4');
+    expect(({} as Record<string, unknown>).status).toBeUndefined();
+    expect(({} as Record<string, unknown>).y).toBeUndefined();
+    expect(Object.keys(p)).toEqual(['__proto__', 'constructor', 'a', 'toString']);
+    expect(Object.hasOwn(p.__proto__ as object, 'status')).toBe(true);
+    expect(p.toString).toBe('3');
+    // A map still converts to a string, as PHP's "Array".
+    expect(String(p.constructor)).toBe('Array');
+  });
+
+  it('reads JSON objects into the same maps', () => {
+    const v = JSON.parse('{"__proto__": {"status": "x"}, "a": {"toString": 1, "b": [{"constructor": 2}]}}', asParamMaps) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(v)).toEqual(['__proto__', 'a']);
+    expect(String(v.a)).toBe('Array');
+    expect(`${(v.a!.b as unknown[])[0]}`).toBe('Array');
+    expect(({} as Record<string, unknown>).status).toBeUndefined();
   });
 });

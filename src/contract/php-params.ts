@@ -8,8 +8,21 @@ export class Repeated extends Array<unknown> {}
 
 export type Params = Record<string, unknown>;
 
+/**
+ * The prototype of every map built from client keys. It is not Object.prototype, so a key such as
+ * `__proto__`, `constructor` or `prototype` is an ordinary own key and no assignment can reach
+ * Object.prototype. Its one method, under a symbol no client key can name (so `toString=x` cannot
+ * shadow it), makes string conversion total: "Array", as PHP converts an array.
+ */
+const PHP_ARRAY: object = Object.freeze(Object.create(null, { [Symbol.toPrimitive]: { value: () => 'Array' } }));
+
+/** An empty map for parameters keyed by the client: safe to assign any key to. */
+export function paramMap(): Params {
+  return Object.create(PHP_ARRAY) as Params;
+}
+
 export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
-  const out: Params = {};
+  const out = paramMap();
   for (const [rawKey, value] of pairs) {
     const m = /^([^[]*)((?:\[[^\]]*\])*)/.exec(rawKey);
     const base = (m?.[1] ?? rawKey).replace(/[. ]/g, '_');
@@ -27,7 +40,7 @@ export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
     for (const seg of segs) {
       let child = node[key];
       if (child === undefined || typeof child !== 'object' || child === null) {
-        child = seg === '' ? [] : {};
+        child = seg === '' ? [] : paramMap();
         node[key] = child;
       }
       if (seg === '') {
@@ -39,7 +52,7 @@ export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
         }
       } else if (Array.isArray(child) && !/^\d+$/.test(seg)) {
         // A named key on a list turns it into a map, as PHP arrays are both.
-        const map: Record<string, unknown> = { ...child };
+        const map = Object.assign(paramMap(), child);
         node[key] = map;
         child = map;
         key = seg;
@@ -49,6 +62,11 @@ export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
     node[key] = value;
   }
   return out;
+}
+
+/** JSON.parse reviver: every object of a client's JSON becomes a map like the parsed query's. */
+export function asParamMaps(_key: string, value: unknown): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.assign(paramMap(), value) : value;
 }
 
 export function parseQueryString(qs: string): Params {

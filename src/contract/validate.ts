@@ -20,14 +20,21 @@ export function compileArgs(args: ArgShape): CompiledArg[] {
   return Object.entries(args).map(([name, schema]) => ({ name, schema, json: argJsonSchema(schema), required: isRequired(schema) }));
 }
 
+/** The path parameters as matched (handlers may read them from the path, whatever the body says), and which are record IDs (a `\d+` group). */
+export interface PathParams {
+  values: Record<string, string>;
+  integers: readonly string[];
+}
+
 /** Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400 error. */
-export function validateArgs(args: CompiledArg[], params: Record<string, unknown>): Record<string, unknown> {
+export function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }): Record<string, unknown> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw coreErrors.missingParams(missing);
 
   const out: Record<string, unknown> = {};
-  const errors = new Map<string, ParamError[]>();
+  const errors = unstorable(params, path);
   for (const a of args) {
+    if (errors.has(a.name)) continue;
     const raw = params[a.name] === null ? undefined : params[a.name];
     // reportInput: a missing nested property is told apart from a wrong value by its input.
     const r = a.schema.safeParse(raw, { reportInput: true });
@@ -39,6 +46,40 @@ export function validateArgs(args: CompiledArg[], params: Record<string, unknown
   }
   if (errors.size) throw invalidParams(errors);
   return out;
+}
+
+const INVALID: ParamError = { code: null, message: 'Invalid parameter.', data: null };
+
+/**
+ * Input the store cannot hold, refused before it can reach SQL whichever handler reads it: a NUL
+ * byte in any parameter (PostgreSQL text cannot contain one), and a path ID beyond the integers
+ * the store keeps (IDs are JS numbers, exact up to 2^53).
+ */
+function unstorable(params: Record<string, unknown>, path: PathParams): Map<string, ParamError[]> {
+  const errors = new Map<string, ParamError[]>();
+  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) errors.set(name, [INVALID]);
+  for (const name of path.integers) {
+    const v = path.values[name];
+    if (v !== undefined && !errors.has(name) && !Number.isSafeInteger(Number(v))) errors.set(name, [INVALID]);
+  }
+  return errors;
+}
+
+/** Whether a NUL byte is anywhere in the value; iterative, so a deeply nested body cannot exhaust the stack. */
+function containsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return true;
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, child] of Object.entries(v)) {
+        if (k.includes('\0')) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 type Issue = z.core.$ZodIssue;
@@ -103,8 +144,9 @@ function boundsError(param: string, issue: Extract<Issue, { code: 'too_small' | 
       ? { code: 'rest_too_short', message: `${param} must be at least ${n} ${word} long.`, data: null }
       : { code: 'rest_too_long', message: `${param} must be at most ${n} ${word} long.`, data: null };
   }
-  const min = typeof s.minimum === 'number' ? s.minimum : undefined;
-  const max = typeof s.maximum === 'number' ? s.maximum : undefined;
+  // Without a declared bound, the bound zod checks: the safe integers (what the store can hold).
+  const min = typeof s.minimum === 'number' ? s.minimum : small ? Number(issue.minimum) : undefined;
+  const max = typeof s.maximum === 'number' ? s.maximum : small ? undefined : Number(issue.maximum);
   let message: string;
   if (min !== undefined && max !== undefined) message = `${param} must be between ${min} (inclusive) and ${max} (inclusive)`;
   else if (min !== undefined) message = `${param} must be greater than or equal to ${min}`;

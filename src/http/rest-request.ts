@@ -4,7 +4,7 @@
  */
 import Busboy from 'busboy';
 import type { UploadedFile } from './context.ts';
-import { parsePhpParams, parseQueryString, type Params } from '../contract/php-params.ts';
+import { asParamMaps, paramMap, parsePhpParams, parseQueryString, type Params } from '../contract/php-params.ts';
 
 export interface RestLocation {
   locale: string | null;
@@ -21,7 +21,8 @@ function untrailingslash(route: string): string {
   return r === '' ? '/' : r.startsWith('/') ? r : `/${r}`;
 }
 
-function decode(s: string): string {
+/** Percent-decoding that keeps a malformed sequence (`%`, `%zz`) as written instead of throwing. */
+export function decodeOrKeep(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {
@@ -44,7 +45,7 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
     i = 2;
   }
   const head = segs[i]?.toLowerCase();
-  if (head === p.restPrefix.toLowerCase()) return { locale, route: untrailingslash(decode(segs.slice(i + 1).join('/'))) };
+  if (head === p.restPrefix.toLowerCase()) return { locale, route: untrailingslash(decodeOrKeep(segs.slice(i + 1).join('/'))) };
   const rest = segs.slice(i).join('/');
   if ((rest === '' || rest === 'index.php') && typeof query.rest_route === 'string') return { locale, route: untrailingslash(query.rest_route) };
   return null;
@@ -69,7 +70,7 @@ export async function readBody(contentType: string | undefined, raw: Buffer | un
   const ct = contentType ?? '';
   if (JSON_TYPE.test(ct)) {
     try {
-      return { ...empty, json: { ok: true, value: JSON.parse(raw.toString('utf8')) } };
+      return { ...empty, json: { ok: true, value: JSON.parse(raw.toString('utf8'), asParamMaps) } };
     } catch (e) {
       return { ...empty, json: { ok: false, error: (e as Error).message } };
     }
@@ -117,7 +118,7 @@ export function mergeParams(body: RestBody, method: string, query: Params, urlPa
   if (json) buckets.push(json);
   if (body.form && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) buckets.push(body.form);
   buckets.push(query, urlParams);
-  const out: Params = {};
+  const out = paramMap();
   for (const b of buckets.reverse()) for (const [k, v] of Object.entries(b)) if (v !== null && v !== undefined) out[k] = v;
   return out;
 }

@@ -1,6 +1,7 @@
 /**
  * Step 4 of the pipeline, shape: `_fields`, `_envelope` and the legacy response headers.
  */
+import { Readable } from 'node:stream';
 import type { Params } from '../contract/php-params.ts';
 import { toList } from '../contract/coerce.ts';
 
@@ -18,15 +19,18 @@ export function filterFields(body: unknown, fields: unknown): unknown {
   return Array.isArray(body) ? body.map(pick) : pick(body);
 }
 
+// Only own keys are followed and written (a `_fields` path such as `__proto__.x` names a key
+// like any other), so the copy never reaches a prototype.
 function copyPath(src: Record<string, unknown>, dst: Record<string, unknown>, path: string[]): void {
   const [head, ...rest] = path;
-  if (!(head in src)) return;
-  if (rest.length === 0 || typeof src[head] !== 'object' || src[head] === null) {
-    dst[head] = src[head];
+  if (!Object.hasOwn(src, head)) return;
+  const value = src[head];
+  if (rest.length === 0 || typeof value !== 'object' || value === null) {
+    Object.defineProperty(dst, head, { value, enumerable: true, writable: true, configurable: true });
     return;
   }
-  const child = (dst[head] ??= {}) as Record<string, unknown>;
-  copyPath(src[head] as Record<string, unknown>, child, rest);
+  if (!Object.hasOwn(dst, head)) Object.defineProperty(dst, head, { value: {}, enumerable: true, writable: true, configurable: true });
+  copyPath(value as Record<string, unknown>, dst[head] as Record<string, unknown>, rest);
 }
 
 /** Headers every REST response carries on the legacy site. */
@@ -49,7 +53,7 @@ export const NO_CACHE = {
 export interface Shaped {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer | null;
+  body: string | Buffer | Readable | null;
 }
 
 export interface ShapeInput {
@@ -66,6 +70,9 @@ export interface ShapeInput {
 }
 
 export function shape(o: ShapeInput): Shaped {
+  // A streamed body (a proxied event stream) bypasses the REST envelope, as the legacy handler
+  // echoes and exits: only its own headers are sent.
+  if (o.body instanceof Readable) return { status: o.status, headers: { ...o.headers, ...(o.raw ? { 'Content-Type': o.raw.contentType } : {}) }, body: o.body };
   const isError = o.status >= 400;
   let body = o.body;
   if (!isError && o.query._fields !== undefined) body = filterFields(body, o.query._fields);
@@ -87,6 +94,6 @@ export function shape(o: ShapeInput): Shaped {
     });
   } else if (!o.loggedIn && o.method === 'GET') headers.Vary = 'Origin';
   if (o.method === 'HEAD' || status === 204 || body === null || body === undefined) return { status, headers, body: null };
-  if (o.raw && !o.query._envelope) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
+  if (o.raw && o.query._envelope === undefined) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
   return { status, headers, body: JSON.stringify(body) };
 }

@@ -1,0 +1,32 @@
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (headers over `maxHeaderSize`,
+ * a timeout, a malformed request line) are answered in the WordPress error shape too, then the
+ * connection is closed cleanly: the answer is flushed before the FIN, never cut by a reset.
+ */
+import type { Socket } from 'node:net';
+import { RestError } from '../contract/errors.ts';
+
+function refusal(code: string | undefined): RestError {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new RestError('rest_request_headers_too_large', 'The request headers are larger than the server accepts.', 431);
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RestError('rest_request_timeout', 'The request took too long to arrive.', 408);
+  return new RestError('rest_bad_request', 'The request could not be read.', 400);
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has no one left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const e = refusal(err.code);
+  const body = JSON.stringify(e.toBody());
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${e.status} ${REASONS[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

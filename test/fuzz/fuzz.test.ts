@@ -1,0 +1,26 @@
+/**
+ * The route-table-driven fuzz suite: a few thousand seeded requests over every declared endpoint,
+ * the batch route and the site's pages (see requests.ts); none may answer 5xx, leak a stack trace,
+ * break the error shape, or harm the app. `npm run fuzz` runs the same generators much longer.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { asCurl, fuzz, fuzzApp } from './harness.ts';
+
+const RUNS = Number(process.env.LINTEL_FUZZ_RUNS ?? 2500);
+const SEED = Number(process.env.LINTEL_FUZZ_SEED ?? 20261123);
+
+let app: TestApp;
+let admin: string;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ app, admin, close } = await fuzzApp());
+});
+afterAll(() => close?.());
+
+it(`answers ${RUNS} generated requests without a 5xx, a leak or a broken error shape`, { timeout: 120_000 }, async () => {
+  const report = await fuzz({ app, admin, runs: RUNS, seed: SEED });
+  expect(report.requests).toBe(RUNS);
+  const shown = report.failures.slice(0, 5).map((f) => `${f.problem} (${f.status})\n  ${asCurl(f)}\n  ${f.body}`);
+  expect(shown, `seed ${SEED}`).toEqual([]);
+});

@@ -1,0 +1,117 @@
+/**
+ * The fuzz run shared by `npm test` (short, seeded) and `npm run fuzz` (long): an in-process app
+ * with the demo content and an administrator, the generated requests sent through Fastify's
+ * `inject`, and every answer judged by the oracle.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { seedDemoOnce } from '../../src/bootstrap.ts';
+import { testApp, type TestApp } from '../support/app.ts';
+import { testSmtp } from '../support/smtp.ts';
+import { problem, prototypeIntact, stillServing } from './oracle.ts';
+import { fuzzRequests, type FuzzRequest } from './requests.ts';
+
+export interface Failure {
+  request: FuzzRequest;
+  status: number;
+  problem: string;
+  body: string;
+  /** What the server logged for a 5xx. */
+  logged: string;
+}
+
+export interface FuzzReport {
+  requests: number;
+  serverErrors: number;
+  /** Answers by status class (`2xx`, `4xx`, ...): how deep the requests got. */
+  statuses: Record<string, number>;
+  failures: Failure[];
+}
+
+/** The last error the app logged (an unexpected failure's message), to show beside a 5xx. */
+let lastLoggedError = '';
+
+/**
+ * The app under fuzz, with every optional backend configured (a mail server and an AI endpoint on
+ * loopback), so that its routes answer for what they were sent, not 503 for a missing setting.
+ */
+export async function fuzzApp(): Promise<{ app: TestApp; admin: string; close(): Promise<void> }> {
+  const logger = {
+    level: 'error',
+    stream: {
+      write: (line: string) => {
+        const entry = JSON.parse(line) as { err?: { message?: string; stack?: string } };
+        lastLoggedError = entry.err?.stack?.split('\n').slice(0, 4).join(' | ') ?? entry.err?.message ?? '';
+      },
+    },
+  };
+  const smtp = await testSmtp();
+  const ai = createServer((req, res) => {
+    req.resume().on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify({ choices: [{ delta: { content: 'ok' } }] })}\n\ndata: [DONE]\n\n`);
+    });
+  });
+  await new Promise<void>((r) => ai.listen(0, '127.0.0.1', r));
+  // Outbound fetches (oEmbed proxy, pass-through redirects) give up fast; only the AI stand-in on loopback is reachable.
+  const app = await testApp({
+    env: {
+      LINTEL_UPSTREAM_TIMEOUT_MS: '300',
+      LINTEL_LOGIN_ATTEMPTS: '1000000',
+      LINTEL_SMTP_URL: smtp.url,
+      LINTEL_AI_CHAT_URL: `http://127.0.0.1:${(ai.address() as AddressInfo).port}/v1/chat/completions`,
+      LINTEL_UPSTREAM_ALLOW: '127.0.0.1',
+    },
+    logger,
+  });
+  await seedDemoOnce(app.store, app.services.clock);
+  const close = async () => {
+    await app.close();
+    await smtp.close();
+    ai.closeAllConnections();
+    await new Promise((r) => ai.close(r));
+  };
+  return { app, admin: await app.auth('administrator'), close };
+}
+
+/** Sends `runs` generated requests (seeded), checking the app's health every `healthEvery` requests. */
+export async function fuzz(opts: { app: TestApp; admin: string; runs: number; seed: number; healthEvery?: number; onProgress?: (done: number) => void }): Promise<FuzzReport> {
+  const { app, admin } = opts;
+  const report: FuzzReport = { requests: 0, serverErrors: 0, statuses: {}, failures: [] };
+  const healthEvery = opts.healthEvery ?? 50;
+  const fail = (request: FuzzRequest, status: number, p: string, body: string) =>
+    report.failures.push({ request, status, problem: p, body: body.slice(0, 500), logged: status >= 500 || p.includes('batch item status') ? lastLoggedError : '' });
+  await fc.assert(
+    fc.asyncProperty(fuzzRequests(app.services.table), async (req) => {
+      const headers = req.caller === 'admin' ? { ...req.headers, authorization: admin } : req.headers;
+      const res = await app.server.inject({ method: req.method as 'GET', url: req.url, headers, payload: req.payload });
+      report.requests++;
+      if (res.statusCode >= 500) report.serverErrors++;
+      const cls = `${String(res.statusCode)[0]}xx`;
+      report.statuses[cls] = (report.statuses[cls] ?? 0) + 1;
+      const p = problem(req, res) ?? prototypeIntact();
+      if (p) fail(req, res.statusCode, p, res.body);
+      if (report.requests % healthEvery === 0) {
+        const h = await stillServing(app);
+        if (h) fail(req, 0, h, '');
+      }
+      opts.onProgress?.(report.requests);
+      return true;
+    }),
+    { seed: opts.seed, numRuns: opts.runs, endOnFailure: true },
+  );
+  const h = await stillServing(app);
+  if (h) report.failures.push({ request: { method: 'GET', url: '/wp-json/', headers: {}, caller: 'anonymous' }, status: 0, problem: h, body: '', logged: '' });
+  return report;
+}
+
+/** A failing request as a curl command line, to reproduce it against a running Lintel. */
+export function asCurl(f: Failure): string {
+  const h = Object.entries(f.request.headers).map(([k, v]) => ` -H ${quote(`${k}: ${v}`)}`).join('');
+  const auth = f.request.caller === 'admin' ? " -u 'admin:<application password>'" : '';
+  const data = f.request.payload !== undefined ? ` --data-binary ${quote(f.request.payload.slice(0, 2000))}` : '';
+  return `curl -g -X ${f.request.method}${auth}${h}${data} ${quote(`http://localhost:8080${f.request.url}`)}`;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
