@@ -2,10 +2,12 @@
  * The one SQL dialect (PostgreSQL) over two drivers: embedded PGlite and a `pg` pool.
  * Repositories see only `Sql`: `query` and `transaction`; inside a transaction, a nested
  * `transaction` joins the outer one, so a batch can wrap many writes in a single commit.
+ * Driver errors that callers act on come out as the store's own types: `StoreUnavailable`, `UniqueViolation`.
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
+import { pgListen } from './pg-listen.ts';
 
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
@@ -13,9 +15,19 @@ export interface Sql {
   readonly inTransaction: boolean;
 }
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface SqlDriver extends Sql {
   readonly kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** Connection pool use (the `pg` pool; PGlite has none). */
+  poolStats?(): PoolStats;
+  /** LISTEN on `channel`; `onLive` says whether notifications can arrive. Returns the unlisten. */
+  listen(channel: string, onPayload: (payload: string) => void, onLive: (live: boolean) => void): Promise<() => Promise<void>>;
 }
 
 // Both drivers return the same JS types: int8 as number (IDs stay below 2^53), dates and
@@ -25,11 +37,54 @@ const DATE = 1082;
 const TIMESTAMP = 1114;
 const identity = (v: string) => v;
 
-class JoinedTransaction implements Sql {
+/**
+ * The store cannot be reached or did not answer in time: the server is down, restarting, frozen or
+ * refusing connections. Requests answer 503 (`rest_store_unavailable`); the pool reconnects by itself.
+ */
+export class StoreUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`the content store is unavailable: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** A write would duplicate a value a unique index guards; `constraint` names the index. */
+export class UniqueViolation extends Error {
+  constructor(readonly constraint: string, cause: unknown) {
+    super(`duplicate value for ${constraint}`, { cause });
+    this.name = 'UniqueViolation';
+  }
+}
+
+// Connection failures (socket errors), server shutdown or start-up (57P01-57P03), statement timeout
+// or cancel (57014), too many connections (53300), and the connection exception class (08xxx).
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '57014', '53300']);
+// What `pg` and `pg-pool` throw, without a code, when a connection ends, a connect or a query times out.
+const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/;
+
+/** The driver's error as the store's own type, when it is one the callers act on; otherwise unchanged. */
+export function storeError(e: unknown): unknown {
+  if (e instanceof StoreUnavailable || e instanceof UniqueViolation || !(e instanceof Error)) return e;
+  const { code, constraint } = e as Error & { code?: unknown; constraint?: unknown };
+  if (code === '23505') return new UniqueViolation(typeof constraint === 'string' ? constraint : '', e);
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return new StoreUnavailable(e);
+  if (UNAVAILABLE_MESSAGE.test(e.message)) return new StoreUnavailable(e);
+  return e;
+}
+
+const mapped = <T>(p: Promise<T>): Promise<T> => p.catch((e: unknown) => Promise.reject(storeError(e)));
+
+type Runner = <T>(text: string, params?: readonly unknown[]) => Promise<T[]>;
+
+export class JoinedTransaction implements Sql {
   readonly inTransaction = true;
-  constructor(private readonly run: <T>(text: string, params?: readonly unknown[]) => Promise<T[]>) {}
+  private tail: Promise<unknown> = Promise.resolve();
+  constructor(private readonly run: Runner) {}
+  /** One connection runs one statement at a time: queries made together (`Promise.all`) wait their turn here. */
   query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
-    return this.run<T>(text, params);
+    const result = this.tail.then(() => this.run<T>(text, params));
+    this.tail = result.catch(() => {});
+    return result;
   }
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     return fn(this);
@@ -42,21 +97,39 @@ export async function openPglite(dataDir: string | null): Promise<SqlDriver> {
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: identity, [TIMESTAMP]: identity },
   });
   const wrapTx = (tx: Transaction) =>
-    new JoinedTransaction(async <T>(text: string, params?: readonly unknown[]) => (await tx.query<T>(text, params as unknown[])).rows);
+    new JoinedTransaction(async <T>(text: string, params?: readonly unknown[]) => (await mapped(tx.query<T>(text, params as unknown[]))).rows);
   return {
     kind: 'pglite',
     inTransaction: false,
     async query<T>(text: string, params?: readonly unknown[]) {
-      return (await db.query<T>(text, params as unknown[])).rows;
+      return (await mapped(db.query<T>(text, params as unknown[]))).rows;
     },
     transaction<T>(fn: (tx: Sql) => Promise<T>) {
-      return db.transaction((tx) => fn(wrapTx(tx)));
+      return mapped(db.transaction((tx) => fn(wrapTx(tx))));
+    },
+    async listen(channel, onPayload, onLive) {
+      const unlisten = await db.listen(channel, onPayload);
+      onLive(true);
+      return unlisten;
     },
     close: () => db.close(),
   };
 }
 
-export async function openPostgres(url: string, max: number): Promise<SqlDriver> {
+export interface PostgresOptions {
+  poolSize: number;
+  /** Time to open a connection, or to wait for a free one of the pool. */
+  connectTimeoutMs: number;
+  /** The server cancels a longer statement; the client gives up a little later if the server does not answer at all. 0: no limit. */
+  statementTimeoutMs: number;
+  /** The server ends a session left idle inside a transaction this long (its locks go with it). 0: no limit. */
+  idleInTransactionTimeoutMs: number;
+}
+
+// The client-side limit trails the server's, so a live server's own cancel (57014) comes first.
+const QUERY_TIMEOUT_MARGIN_MS = 1000;
+
+export async function openPostgres(url: string, o: PostgresOptions): Promise<SqlDriver> {
   const typeParsers = new Map<number, (v: string) => unknown>([
     [INT8, (v) => Number(v)],
     [DATE, identity],
@@ -64,32 +137,46 @@ export async function openPostgres(url: string, max: number): Promise<SqlDriver>
   ]);
   const pool = new pg.Pool({
     connectionString: url,
-    max,
+    max: o.poolSize,
+    connectionTimeoutMillis: o.connectTimeoutMs,
+    statement_timeout: o.statementTimeoutMs || undefined,
+    query_timeout: o.statementTimeoutMs ? o.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS : undefined,
+    idle_in_transaction_session_timeout: o.idleInTransactionTimeoutMs || undefined,
     types: { getTypeParser: ((oid: number, format?: string) => typeParsers.get(oid) ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser },
   });
-  // An idle client that loses its server must not crash the process; the pool replaces it.
+  // A client that loses its server must not crash the process, idle in the pool or checked out
+  // (a transaction's): the query in flight fails with the same error, and the request answers 503.
   pool.on('error', () => {});
-  await pool.query('select 1');
+  pool.on('connect', (client) => client.on('error', () => {}));
+  await mapped(pool.query('select 1'));
   return {
     kind: 'postgres',
     inTransaction: false,
     async query<T>(text: string, params?: readonly unknown[]) {
-      return (await pool.query(text, params as unknown[])).rows as T[];
+      return (await mapped(pool.query(text, params as unknown[]))).rows as T[];
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
-      const client = await pool.connect();
+      const client = await mapped(pool.connect());
+      const run = async <R>(text: string, params?: readonly unknown[]) => (await mapped(client.query(text, params as unknown[]))).rows as R[];
+      // A client whose connection failed goes back with the error, so the pool drops it instead of reusing it.
+      let broken: Error | undefined;
+      // Commit and rollback queue behind any statement the caller left running.
+      const tx = new JoinedTransaction(run);
       try {
-        await client.query('begin');
-        const result = await fn(new JoinedTransaction(async <R>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])).rows as R[]));
-        await client.query('commit');
+        await run('begin');
+        const result = await fn(tx);
+        await tx.query('commit');
         return result;
       } catch (e) {
-        await client.query('rollback').catch(() => {});
+        if (e instanceof StoreUnavailable) broken = e;
+        else await tx.query('rollback').catch((r: Error) => (broken = r));
         throw e;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
+    listen: (channel, onPayload, onLive) => pgListen(url, channel, onPayload, onLive),
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

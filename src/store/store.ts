@@ -4,13 +4,25 @@
  */
 import type { Config } from '../config.ts';
 import { AuthSessionRepo } from './auth-sessions.ts';
+import { ImportCheckpointRepo } from './import-checkpoints.ts';
 import { migrate } from './migrate.ts';
 import { OptionsRepo, SiteOptionsCache } from './options.ts';
 import { RedirectionRepo } from './redirection.ts';
-import { openPglite, openPostgres, type Sql, type SqlDriver } from './sql.ts';
+import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.ts';
+import { openPglite, openPostgres, type PoolStats, type Sql, type SqlDriver } from './sql.ts';
+
+/** What a store call can fail with, besides a bug: the store is down, or a unique value is taken. */
+export { StoreUnavailable, UniqueViolation } from './sql.ts';
 import { UserRepo } from './users.ts';
+import { ShadowRepo } from './shadow.ts';
 import { CalendarRepo, slugCache, type SlugCache } from './calendar.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { LoginThrottleRepo } from './login-throttle.ts';
+import { HistoryRepo } from './history.ts';
 import path from 'node:path';
+import { SiteSecretRepo } from './site-secrets.ts';
+import { FormsRepo } from './forms.ts';
+import { DownloadsRepo } from './downloads.ts';
 
 export interface Store {
   readonly users: UserRepo;
@@ -18,6 +30,13 @@ export interface Store {
   readonly authSessions: AuthSessionRepo;
   readonly redirection: RedirectionRepo;
   readonly calendar: CalendarRepo;
+  readonly loginThrottle: LoginThrottleRepo;
+  readonly secrets: SiteSecretRepo;
+  readonly forms: FormsRepo;
+  readonly downloads: DownloadsRepo;
+  readonly importCheckpoints: ImportCheckpointRepo;
+  readonly shadow: ShadowRepo;
+  readonly history: HistoryRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -39,6 +58,13 @@ export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsC
     authSessions: new AuthSessionRepo(sql),
     redirection: new RedirectionRepo(sql),
     calendar: new CalendarRepo(sql, caches.calendarSlugs),
+    loginThrottle: new LoginThrottleRepo(sql),
+    secrets: new SiteSecretRepo(sql),
+    forms: new FormsRepo(sql),
+    downloads: new DownloadsRepo(sql),
+    importCheckpoints: new ImportCheckpointRepo(sql),
+    shadow: new ShadowRepo(sql),
+    history: new HistoryRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };
@@ -46,27 +72,68 @@ export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsC
 
 export interface OpenStore extends Store {
   readonly kind: SqlDriver['kind'];
-  ping(): Promise<boolean>;
+  /** Whether the store answers within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
+  /** Committed writes by topic, from this process and every replica sharing the store. */
+  readonly changes: ChangeFeed;
+  poolStats?(): PoolStats;
 }
 
-/** Opens the configured store (PGlite under the data folder, or DATABASE_URL) and migrates it. */
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize'>, opts: { inMemory?: boolean } = {}): Promise<OpenStore> {
-  const driver = config.databaseUrl
-    ? await openPostgres(config.databaseUrl, config.poolSize)
-    : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'));
-  await migrate(driver);
+type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize' | 'storeConnectTimeoutMs' | 'storeStatementTimeoutMs' | 'storeIdleInTransactionTimeoutMs'>;
+
+/**
+ * Opens the configured store (PGlite under the data folder, or DATABASE_URL) and migrates it.
+ * A PGlite folder is locked to this process (throws `DataDirLocked` when another one runs on it).
+ */
+export async function openStore(config: StoreConfig, opts: { inMemory?: boolean } = {}): Promise<OpenStore> {
+  const limits = { poolSize: config.poolSize, connectTimeoutMs: config.storeConnectTimeoutMs, statementTimeoutMs: config.storeStatementTimeoutMs, idleInTransactionTimeoutMs: config.storeIdleInTransactionTimeoutMs };
+  const lock = config.databaseUrl || opts.inMemory ? null : lockDataDir(config.dataDir);
+  let driver: SqlDriver;
+  let unlisten: () => Promise<void>;
+  const changes = new ChangeFeed();
+  try {
+    driver = config.databaseUrl ? await openPostgres(config.databaseUrl, limits) : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'));
+    if (config.databaseUrl) {
+      // Migrations run on a connection of their own without the statement limits: an index build, or a
+      // replica waiting for another one's migration, may take longer than a request may.
+      const unlimited = await openPostgres(config.databaseUrl, { ...limits, poolSize: 1, statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0 });
+      try {
+        await migrate(unlimited);
+      } finally {
+        await unlimited.close();
+      }
+    } else {
+      await migrate(driver);
+    }
+    unlisten = await driver.listen(CHANGES_CHANNEL, (topic) => changes.changed(topic), (live) => changes.connected(live));
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
   return {
     ...storeOn(driver),
     kind: driver.kind,
-    ping: async () => {
+    // Its own short limit: a frozen server must not hold the readiness probe for the statement timeout.
+    ping: async (timeoutMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, timeoutMs, false)));
+      const answered = driver.query('select 1').then(() => true, () => false);
       try {
-        await driver.query('select 1');
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([answered, late]);
+      } finally {
+        clearTimeout(timer);
       }
     },
-    close: () => driver.close(),
+    changes,
+    close: async () => {
+      try {
+        await unlisten();
+        await driver.close();
+      } finally {
+        lock?.release();
+      }
+    },
+    ...(driver.poolStats ? { poolStats: driver.poolStats } : {}),
   };
 }

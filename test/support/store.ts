@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { openStore, type OpenStore } from '../../src/store/store.ts';
 
 export const storeLane = process.env.LINTEL_TEST_DATABASE_URL ? 'postgres' : 'pglite';
@@ -28,10 +29,15 @@ export async function throwawayDatabase(): Promise<{ url: string; drop(): Promis
   return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
+/** The store settings of a default configuration, with these overrides (timeouts and the like stay as shipped). */
+export function storeConfig(over: Partial<Config>): Config {
+  return { ...loadConfig({}), ...over };
+}
+
 export async function testStore(): Promise<OpenStore> {
-  if (storeLane === 'pglite') return openStore({ databaseUrl: undefined, dataDir: '', poolSize: 1 }, { inMemory: true });
+  if (storeLane === 'pglite') return openStore(storeConfig({ databaseUrl: undefined, dataDir: '', poolSize: 1 }), { inMemory: true });
   const db = await throwawayDatabase();
-  const store = await openStore({ databaseUrl: db.url, dataDir: '', poolSize: 4 });
+  const store = await openStore(storeConfig({ databaseUrl: db.url, dataDir: '', poolSize: 4 }));
   return {
     ...store,
     async close() {
