@@ -1,12 +1,17 @@
 /** The `lintel` command line: serve, and manage users and application passwords. */
 import { Command, Option } from 'commander';
 import { buildApp } from './app.ts';
-import { createAppPassword } from './auth/app-passwords.ts';
-import { hashLoginPassword } from './auth/login-passwords.ts';
+import { callAdminSocket, listenAdminSocket } from './admin-socket.ts';
 import { roles } from './auth/roles.ts';
 import { ensureAdmin, seedDemoOnce } from './bootstrap.ts';
 import { pinnedClock, systemClock } from './clock.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { fail, ManageError, runManage, type ManageCommand } from './manage.ts';
+import { DataDirLocked, lockHolder } from './store/data-dir-lock.ts';
+import { ImportError, LegacyClient } from './import/client.ts';
+import { FAMILIES, barProgress, importResources, jsonProgress, type Family } from './import/index.ts';
+import { runImport, verifyImport } from './import/resource.ts';
+import { formatShadowReport } from './namespaces/lintel/shadow.ts';
 import { openStore, type OpenStore } from './store/store.ts';
 
 function config(): Config {
@@ -21,6 +26,7 @@ function config(): Config {
   }
 }
 
+
 async function withStore<T>(fn: (store: OpenStore) => Promise<T>): Promise<T> {
   const store = await openStore(config());
   try {
@@ -30,11 +36,20 @@ async function withStore<T>(fn: (store: OpenStore) => Promise<T>): Promise<T> {
   }
 }
 
-/** A refusal the user should read: printed without a stack, exit code 1, after the store is closed. */
-class CliError extends Error {}
-
-function fail(message: string): never {
-  throw new CliError(message);
+/**
+ * Runs a management command on the store, or, when a server is running on this PGlite data
+ * directory (and so holds it), through that server's admin socket: it works without a stop.
+ */
+async function manage(command: ManageCommand, args: object): Promise<void> {
+  const cfg = config();
+  const holder = cfg.databaseUrl ? null : lockHolder(cfg.dataDir);
+  if (holder === null) {
+    process.stdout.write(await withStore((store) => runManage(store, command, args)));
+    return;
+  }
+  const output = await callAdminSocket(cfg.dataDir, command, args);
+  if (output === null) throw new DataDirLocked(cfg.dataDir, holder);
+  process.stdout.write(output);
 }
 
 const program = new Command('lintel').description('A gateway that serves a legacy content site\'s JSON API from PostgreSQL.');
@@ -74,6 +89,14 @@ program
         ].join('\n') + '\n',
       );
     }
+    // Only the embedded store needs it: on PostgreSQL the command line opens the database itself.
+    const admin =
+      store.kind === 'pglite'
+        ? await listenAdminSocket(cfg.dataDir, store, server.log).catch((err: unknown) => {
+            server.log.warn({ err }, 'no admin socket: user and app-password commands need this server stopped');
+            return null;
+          })
+        : null;
     server.log.info({ baseUrl: cfg.baseUrl, store: store.kind }, 'Lintel ready');
     let closing = false;
     const shutdown = async (signal: string) => {
@@ -83,6 +106,7 @@ program
       server.log.info({ signal }, 'shutting down: finishing in-flight requests');
       try {
         await server.close();
+        await admin?.close();
         await store.close();
         server.log.info('shut down');
         process.exit(0);
@@ -104,62 +128,36 @@ user
   .addOption(new Option('--role <role>', 'role').choices(roles).default('subscriber'))
   .option('--display-name <name>', 'display name (default: the login)')
   .option('--password <password>', 'login password for the authorize-application page')
-  .action(async (o: { login: string; email: string; role: (typeof roles)[number]; displayName?: string; password?: string }) => {
-    await withStore(async (store) => {
-      if (await store.users.byLogin(o.login)) fail(`user ${o.login} already exists`);
-      if (await store.users.byEmail(o.email)) fail(`a user with the email ${o.email} already exists`);
-      const password = o.password ?? (await import('node:crypto')).randomBytes(12).toString('base64url');
-      const u = await store.transaction((tx) =>
-        hashLoginPassword(password).then((h) => tx.users.create({ login: o.login, email: o.email, displayName: o.displayName ?? o.login, role: o.role, passwordHash: h })),
-      );
-      process.stdout.write(`created user ${u.login} (id ${u.id}, ${u.role})\n`);
-      if (!o.password) process.stdout.write(`login password (shown once): ${password}\n`);
-    });
-  });
+  .action((o: { login: string; email: string; role: (typeof roles)[number]; displayName?: string; password?: string }) => manage('user create', o));
 user
   .command('list')
   .description('List users.')
-  .action(async () => {
-    await withStore(async (store) => {
-      for (const u of await store.users.list()) process.stdout.write(`${u.id}\t${u.login}\t${u.role}\t${u.email}\n`);
-    });
-  });
+  .action(() => manage('user list', {}));
 
 const appPassword = program.command('app-password').description('Manage application passwords (HTTP Basic credentials).');
 appPassword
   .command('create <user>')
   .description('Create an application password for a user; prints it once.')
   .option('--name <name>', 'application name', 'lintel cli')
-  .action(async (login: string, o: { name: string }) => {
-    await withStore(async (store) => {
-      const u = await store.users.byLogin(login);
-      if (!u) fail(`no user ${login}`);
-      const existing = await store.users.appPasswords(u.id);
-      if (existing.some((p) => p.name.toLowerCase() === o.name.toLowerCase())) fail(`${login} already has an application password named "${o.name}"`);
-      const { record, password } = await store.transaction((tx) => createAppPassword(tx, u.id, o.name));
-      process.stdout.write(`application password for ${login} ("${record.name}", uuid ${record.uuid}), shown once:\n${password}\n`);
-    });
-  });
+  .action((login: string, o: { name: string }) => manage('app-password create', { login, name: o.name }));
 appPassword
   .command('list <user>')
   .description('List a user\'s application passwords (never the secrets).')
-  .action(async (login: string) => {
-    await withStore(async (store) => {
-      const u = (await store.users.byLogin(login)) ?? fail(`no user ${login}`);
-      for (const p of await store.users.appPasswords(u.id)) {
-        process.stdout.write(`${p.uuid}\t${p.name}\tcreated ${p.createdAt.toISOString()}\tlast used ${p.lastUsed?.toISOString() ?? 'never'}\n`);
-      }
-    });
-  });
+  .action((login: string) => manage('app-password list', { login }));
 appPassword
   .command('revoke <user> <uuid>')
   .description('Revoke an application password.')
-  .action(async (login: string, uuid: string) => {
-    await withStore(async (store) => {
-      const u = (await store.users.byLogin(login)) ?? fail(`no user ${login}`);
-      if (!(await store.transaction((tx) => tx.users.revokeAppPassword(u.id, uuid)))) fail(`no application password ${uuid} for ${login}`);
-      process.stdout.write(`revoked ${uuid}\n`);
-    });
+  .action((login: string, uuid: string) => manage('app-password revoke', { login, uuid }));
+
+const shadow = program.command('shadow').description('Shadow mode (mappings/ "mode": "shadow").');
+shadow
+  .command('report')
+  .description('Print per-route match rates of shadowed reads and the most frequent differences.')
+  .option('--limit <n>', 'how many differences to list', '20')
+  .action(async (o: { limit: string }) => {
+    const limit = Number(o.limit);
+    if (!Number.isInteger(limit) || limit < 1) fail('--limit expects a whole number from 1');
+    await withStore(async (store) => process.stdout.write(formatShadowReport(await store.shadow.report(limit))));
   });
 
 program
@@ -169,10 +167,68 @@ program
     await withStore(async (store) => process.stdout.write(`store (${store.kind}) is up to date\n`));
   });
 
+program
+  .command('import')
+  .description('Import the legacy site\'s data through its REST API (as an administrator); IDs are kept, a re-run updates in place, an interrupted run resumes.')
+  .requiredOption('--from <url>', 'the legacy site\'s base URL (its REST API is under {url}/wp-json/)')
+  .requiredOption('--user <login>', 'an administrator of the legacy site')
+  .requiredOption('--app-password <password>', 'that user\'s application password')
+  .option('--only <families>', `comma-separated: ${Object.keys(FAMILIES).join(', ')}`)
+  .option('--restart', 'ignore the checkpoints of an interrupted import and start from the first page')
+  .option('--verify', 'instead of importing, compare counts and a sample of records between the two sides and print the differences')
+  .option('--batch-size <n>', 'records per transaction', '500')
+  .action(async (o: { from: string; user: string; appPassword: string; only?: string; restart?: boolean; verify?: boolean; batchSize: string }) => {
+    const only = o.only ? o.only.split(',').map((f) => f.trim()).filter(Boolean) : (Object.keys(FAMILIES) as Family[]);
+    const unknown = only.filter((f) => !(f in FAMILIES));
+    if (unknown.length) fail(`--only: unknown ${unknown.join(', ')} (known: ${Object.keys(FAMILIES).join(', ')})`);
+    const batchSize = Number(o.batchSize);
+    if (!Number.isInteger(batchSize) || batchSize < 1) fail('--batch-size must be a positive integer');
+    let client: LegacyClient;
+    try {
+      client = new LegacyClient(o.from, o.user, o.appPassword);
+    } catch (e) {
+      fail((e as Error).message);
+    }
+    const resources = importResources(client, only as Family[]);
+    await withStore(async (store) => {
+      try {
+        if (o.verify) {
+          const diffs = await verifyImport(store, resources);
+          for (const d of diffs) process.stdout.write(`${JSON.stringify(d)}\n`);
+          process.stdout.write(diffs.length ? `${diffs.length} difference(s)\n` : 'no differences\n');
+          if (diffs.length) process.exitCode = 1;
+          return;
+        }
+        // Ctrl-C stops after the batch being written; the checkpoint is kept for the next run.
+        const abort = new AbortController();
+        const stop = () => abort.abort();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        const progress = process.stdout.isTTY ? barProgress(process.stdout) : jsonProgress(process.stdout);
+        try {
+          const summary = await runImport({ store, source: client.base, resources, restart: o.restart, batchSize, signal: abort.signal, onProgress: progress.onProgress });
+          progress.stop();
+          const rate = summary.seconds > 0 ? Math.round(summary.records / summary.seconds) : summary.records;
+          process.stdout.write(`imported ${summary.records} records in ${summary.seconds.toFixed(1)} s (${rate} records/s)\n`);
+        } catch (e) {
+          progress.stop();
+          if (abort.signal.aborted) fail('import interrupted; run the same command again to resume');
+          throw e;
+        } finally {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+        }
+      } catch (e) {
+        if (e instanceof ImportError) fail(e.message);
+        throw e;
+      }
+    });
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
-  if (!(e instanceof CliError)) throw e;
+  if (!(e instanceof ManageError || e instanceof DataDirLocked)) throw e;
   process.stderr.write(`lintel: ${e.message}\n`);
   process.exitCode = 1;
 }

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { openStore } from '../src/store/store.ts';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
+import { storeConfig, storeLane } from './support/store.ts';
 
 let box: Sandbox;
 beforeAll(async () => {
@@ -55,6 +59,75 @@ describe('lintel command line', { timeout: 120_000 }, () => {
     expect(email.code).toBe(1);
     expect(email.stderr).toBe('lintel: a user with the email x@e.test already exists\n');
     expect((await box.run(['app-password', 'create', 'nobody'])).code).toBe(1);
+  });
+
+  // Two server starts and a dozen commands: longer than the others on a busy machine.
+  it('manages users and application passwords while the server runs: effective at once, and kept after a restart', { timeout: 300_000 }, async () => {
+    const server = box.start(['serve']);
+    const basic = (login: string, p: string) => ({ authorization: `Basic ${Buffer.from(`${login}:${p}`).toString('base64')}` });
+    let address = await listening(server);
+    let password: string;
+    let revoked: string;
+    try {
+      const created = await box.run(['user', 'create', '--login', 'live', '--email', 'live@e.test', '--role', 'author', '--password', 'pw-live-1']);
+      expect(created).toMatchObject({ code: 0, stderr: '' });
+      expect(created.stdout).toMatch(/^created user live \(id \d+, author\)\n$/);
+      const pw = await box.run(['app-password', 'create', 'live', '--name', 'phone']);
+      expect(pw.code).toBe(0);
+      password = pw.stdout.trim().split('\n').at(-1)!;
+      const authed = await fetch(`${address}/wp-json/`, { headers: basic('live', password) });
+      expect(authed.status).toBe(200);
+      expect(authed.headers.get('cache-control')).toContain('no-store'); // the server knows the user at once
+      expect((await box.run(['user', 'list'])).stdout).toMatch(/^\d+\tlive\tauthor\tlive@e\.test$/m);
+
+      // Revoking is effective at once too; refusals come back as the command line's own.
+      revoked = (await box.run(['app-password', 'create', 'live', '--name', 'laptop'])).stdout.trim().split('\n').at(-1)!;
+      const uuid = (await box.run(['app-password', 'list', 'live'])).stdout.match(/^(\S+)\tlaptop\t/m)![1];
+      expect(await box.run(['app-password', 'revoke', 'live', uuid])).toMatchObject({ code: 0, stdout: `revoked ${uuid}\n` });
+      expect((await fetch(`${address}/wp-json/`, { headers: basic('live', revoked) })).status).toBe(401);
+      expect(await box.run(['user', 'create', '--login', 'live', '--email', 'other@e.test'])).toMatchObject({ code: 1, stderr: 'lintel: user live already exists\n' });
+      expect(await box.run(['app-password', 'revoke', 'live', 'not-a-uuid'])).toMatchObject({ code: 1 });
+
+      if (storeLane === 'pglite') {
+        // Anything else that would open the embedded database beside the server is refused.
+        const migrate = await box.run(['migrate']);
+        expect(migrate.code).toBe(1);
+        expect(migrate.stderr).toContain(`Lintel is running on this data directory (${box.env.LINTEL_DATA_DIR}, pid ${server.child.pid}): stop it`);
+        expect(migrate.stderr.split('\n').filter(Boolean)).toHaveLength(1); // no stack trace
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+    expect(existsSync(path.join(box.env.LINTEL_DATA_DIR, 'lintel.pid'))).toBe(false);
+    expect(existsSync(path.join(box.env.LINTEL_DATA_DIR, 'lintel.sock'))).toBe(false);
+
+    const again = box.start(['serve']);
+    try {
+      address = await listening(again);
+      expect((await fetch(`${address}/wp-json/`, { headers: basic('live', password) })).status).toBe(200);
+      expect((await fetch(`${address}/wp-json/`, { headers: basic('live', revoked) })).status).toBe(401);
+    } finally {
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    }
+  });
+
+  it('prints the shadow report: match rates per route and the top differences', async () => {
+    expect((await box.run(['migrate'])).code).toBe(0);
+    const store = await openStore(storeConfig({ databaseUrl: box.env.DATABASE_URL, dataDir: box.env.LINTEL_DATA_DIR, poolSize: 1 }));
+    try {
+      const answer = { status: 200, headers: {}, body: '{}' };
+      const compared = { namespace: 'history/v1', route: 'GET /history/v1/events/{n}', method: 'GET', url: '/wp-json/history/v1/events/22', primarySide: 'legacy' as const, primary: answer, shadow: answer };
+      await store.shadow.record({ ...compared, differences: [] }, new Date());
+      await store.shadow.record({ ...compared, differences: [{ path: '$.message', expected: 'a', actual: 'b' }] }, new Date());
+    } finally {
+      await store.close();
+    }
+    const { code, stdout } = await box.run(['shadow', 'report']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\s+50\.0%\s+1\/2\s+history\/v1\s+GET \/history\/v1\/events\/\{n\}$/m);
+    expect(stdout).toMatch(/^\s+1\s+GET \/history\/v1\/events\/\{n\}\s+\$\.message$/m);
   });
 
   it('stops with exit code 2 and names the bad setting', async () => {

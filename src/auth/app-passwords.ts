@@ -6,6 +6,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { randomAlnum } from '../random.ts';
 import type { Store } from '../store/store.ts';
+import { logAppPassword, type Actor } from '../namespaces/history/log.ts';
 import type { AppPasswordRecord } from '../store/users.ts';
 
 export function generateSecret(): string {
@@ -32,9 +33,12 @@ export function matches(record: AppPasswordRecord, password: string): boolean {
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-export async function createAppPassword(store: Store, userId: number, name: string, appId = ''): Promise<{ record: AppPasswordRecord; password: string }> {
+/** With `actor`, the creation is written to the history log in the same transaction. */
+export async function createAppPassword(store: Store, userId: number, name: string, appId = '', actor?: Actor): Promise<{ record: AppPasswordRecord; password: string }> {
   const uuid = randomUUID();
   const secret = generateSecret();
   const record = await store.users.addAppPassword({ uuid, userId, appId, name, hash: hashSecret(uuid, secret) });
+  const user = actor && (await store.users.byId(userId));
+  if (actor && user) await logAppPassword(store, actor, 'user_application_password_created', user, name);
   return { record, password: chunk(secret) };
 }

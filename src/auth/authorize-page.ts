@@ -13,8 +13,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/handlers.ts';
+import { UniqueViolation } from '../store/store.ts';
 import type { UserRecord } from '../store/users.ts';
 import { createAppPassword } from './app-passwords.ts';
+import { logLogin } from '../namespaces/history/log.ts';
 import { verifyLoginPassword } from './login-passwords.ts';
 import { escapeHtml } from '../site/html.ts';
 
@@ -154,18 +156,21 @@ export function authorizePage(services: Services): SiteHandler {
     if (action === 'login') {
       const login = (form.get('log') ?? '').trim();
       const password = form.get('pwd') ?? '';
-      const wait = throttle.blockedFor(req.ip, login);
-      if (wait) {
-        reply.header('Retry-After', String(wait));
-        return page(429, 'Too many failed login attempts', `<p>Too many failed login attempts. Try again in ${wait} seconds.</p>`);
-      }
       const user = login ? ((await store.users.byLogin(login)) ?? (login.includes('@') ? await store.users.byEmail(login) : null)) : null;
+      // Counted against the user's own login, so that login and e-mail share one count.
+      const attempt = await throttle.attempt(req.ip, user?.login ?? login);
+      if (attempt.wait) {
+        reply.header('Retry-After', String(attempt.wait));
+        return page(429, 'Too many failed login attempts', `<p>Too many failed login attempts. Try again in ${attempt.wait} seconds.</p>`);
+      }
       // Verified even for an unknown user (against a dummy hash), so timing does not reveal logins.
       if (!(await verifyLoginPassword(user?.passwordHash ?? null, password)) || !user) {
-        throttle.fail(req.ip, login);
+        await attempt.fail();
+        await logLogin(store, { user: null, ip: req.ip, clock, rest: false }, login, user ? 'wrong_password' : 'unknown_user');
         return page(200, 'Log in to authorize an application', loginForm(self, request, csrf, login, 'Unknown user name or incorrect password.'));
       }
-      throttle.succeed(req.ip, login);
+      await attempt.succeed();
+      await logLogin(store, { user, ip: req.ip, clock, rest: false }, login, 'ok');
       const session = newToken();
       await store.transaction((tx) =>
         tx.authSessions.create({ tokenHash: sha256(session), userId: user.id, csrfHash: sha256(csrf), request: { ...request }, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) }, now),
@@ -197,10 +202,10 @@ export function authorizePage(services: Services): SiteHandler {
     if (taken) return retry('Each application name should be unique.');
     let created: { password: string } | null;
     try {
-      created = await store.transaction(async (tx) => ((await tx.authSessions.take(sha256(sessionToken), now)) ? createAppPassword(tx, user.id, name, request.app_id.toLowerCase()) : null));
+      created = await store.transaction(async (tx) => ((await tx.authSessions.take(sha256(sessionToken), now)) ? createAppPassword(tx, user.id, name, request.app_id.toLowerCase(), { user, ip: req.ip, clock, rest: false }) : null));
     } catch (e) {
       // Two approvals racing for one name: the unique index refuses the second (and keeps its session).
-      if ((e as { code?: string }).code === '23505') return retry('Each application name should be unique.');
+      if (e instanceof UniqueViolation && e.constraint === 'application_passwords_name') return retry('Each application name should be unique.');
       throw e;
     }
     if (!created) {

@@ -8,13 +8,18 @@ import type { Clock } from '../clock.ts';
 import type { User } from './roles.ts';
 import { matches } from './app-passwords.ts';
 import type { LoginThrottle } from './rate-limit.ts';
+import type { VerifiedCredentials } from './verified-credentials.ts';
+import { logLogin } from '../namespaces/history/log.ts';
 
 export function parseBasic(header: string | undefined): { login: string; password: string } | null {
   if (!header || !/^basic\s+/i.test(header)) return null;
   const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const login = decoded.slice(0, colon);
+  // No login holds a NUL byte (the store cannot keep one): such a login is unknown, read as the
+  // empty one, which no user has, so it never reaches the store's query.
+  return { login: login.includes('\0') ? '' : login, password: decoded.slice(colon + 1) };
 }
 
 const errors = {
@@ -22,41 +27,61 @@ const errors = {
     new RestError('invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.', 401),
   invalidEmail: () => new RestError('invalid_email', '<strong>Error:</strong> Unknown email address. Check again or try your username.', 401),
   incorrectPassword: () => new RestError('incorrect_password', 'The provided password is an invalid application password.', 401),
-  throttled: (s: number) => new RestError('too_many_login_attempts', `Too many failed login attempts. Try again in ${s} seconds.`, 429),
+  throttled: (s: number) => new LoginThrottled(s),
 };
+
+/** The 429 of a throttled login; `retryAfter` (seconds) goes out as the `Retry-After` header. */
+export class LoginThrottled extends RestError {
+  constructor(readonly retryAfter: number) {
+    super('too_many_login_attempts', `Too many failed login attempts. Try again in ${retryAfter} seconds.`, 429);
+  }
+}
 
 export interface BasicAuthDeps {
   store: Store;
   clock: Clock;
   throttle: LoginThrottle;
+  /** Credentials verified a moment ago (absent: every request checks the store). */
+  verified?: VerifiedCredentials;
 }
 
 /** The authenticated user, null for an anonymous request; throws the legacy 401 on bad credentials. */
 export async function authenticate(deps: BasicAuthDeps, header: string | undefined, ip: string): Promise<User | null> {
   const creds = parseBasic(header);
   if (!creds) return null;
-  const wait = deps.throttle.blockedFor(ip, creds.login);
-  if (wait) throw errors.throttled(wait);
+  // Credentials verified a moment ago skip the store; a refusal this replica knows of still applies.
+  const known = deps.verified?.get(creds.login, creds.password);
+  if (known) {
+    const wait = deps.throttle.refusedNow(ip, known.login);
+    if (wait) throw errors.throttled(wait);
+    return known;
+  }
+  const version = deps.verified?.versionNow() ?? null;
   const match = await deps.store.users.withAppPasswords(creds.login);
+  // Basic credentials are ignored until the site has an application password, as on the legacy site.
+  if ((!match || match.passwords.length === 0) && !(await deps.store.users.hasAnyAppPassword())) return null;
+  // Counted against the user's own login, so that login and e-mail share one count.
+  const attempt = await deps.throttle.attempt(ip, match?.user.login ?? creds.login);
+  if (attempt.wait) throw errors.throttled(attempt.wait);
   if (!match) {
-    if (!(await deps.store.users.hasAnyAppPassword())) return null;
-    deps.throttle.fail(ip, creds.login);
+    await attempt.fail();
+    await logLogin(deps.store, { user: null, ip, clock: deps.clock }, creds.login, 'unknown_user');
     throw creds.login.includes('@') ? errors.invalidEmail() : errors.invalidUsername();
   }
   const { user, passwords } = match;
-  // Basic credentials are ignored until the site has an application password, as on the legacy site.
-  if (passwords.length === 0 && !(await deps.store.users.hasAnyAppPassword())) return null;
   // Check every stored password, so the time taken does not depend on which one matched.
   let found: (typeof passwords)[number] | undefined;
   for (const p of passwords) if (matches(p, creds.password) && !found) found = p;
   if (!found) {
-    deps.throttle.fail(ip, creds.login);
+    await attempt.fail();
+    await logLogin(deps.store, { user: null, ip, clock: deps.clock }, creds.login, 'wrong_password');
     throw errors.incorrectPassword();
   }
-  deps.throttle.succeed(ip, creds.login);
+  await attempt.succeed();
   // Usage is recorded at most once a day, so most requests write nothing.
   const now = deps.clock.now();
   if (!found.lastUsed || now.getTime() - found.lastUsed.getTime() > 86_400_000) await deps.store.users.recordUse(found.uuid, ip, now);
   const { passwordHash: _, ...plain } = user;
+  deps.verified?.put(creds.login, creds.password, plain, version);
   return plain;
 }

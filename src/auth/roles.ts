@@ -32,3 +32,6 @@ export interface User {
 export function can(user: User | null, capability: Capability): boolean {
   return user !== null && granted[user.role].includes(capability);
 }
+
+/** Role slug to display name, as the legacy site lists its roles. */
+export const roleDisplayNames: Record<Role, string> = Object.fromEntries(roles.map((r) => [r, r[0].toUpperCase() + r.slice(1)])) as Record<Role, string>;
