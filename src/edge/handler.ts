@@ -135,13 +135,14 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
   }
 
   async function notFound(req: FastifyRequest, reply: FastifyReply, settings: EdgeSettings, url: string, log: boolean): Promise<void> {
+    // A request handed on is the legacy site's to answer (and to log as a 404 if it is one).
+    if (opts.unmatched) return opts.unmatched(req, reply, url);
     if (log && settings.expire404 !== -1) {
       const now = services.clock.now();
       const row = logRow(req, settings, url, 404);
       writes.push('404', () => repo.log404(row, now));
       expire(settings, now);
     }
-    if (opts.unmatched) return opts.unmatched(req, reply, url);
     const site = await services.store.options.site();
     await reply.code(404).type('text/html; charset=UTF-8').send(notFoundHtml(site.name));
   }

@@ -37,7 +37,24 @@ export interface UpstreamResponse {
   url: string;
 }
 
-export type Fetcher = (url: string, init?: { headers?: Record<string, string> }) => Promise<UpstreamResponse>;
+export interface FetchInit {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** A request body (POST); such requests do not follow redirects. */
+  body?: string;
+}
+
+export type Fetcher = (url: string, init?: FetchInit) => Promise<UpstreamResponse>;
+
+/** A response whose body is read as it arrives (streaming proxies). */
+export interface UpstreamStream {
+  status: number;
+  headers: Record<string, string>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+/** Opens a request and answers once the headers are in; `signal` (the client going away) cancels it. */
+export type StreamOpener = (url: string, init: FetchInit & { signal: AbortSignal }) => Promise<UpstreamStream>;
 
 export const upstreamErrors = {
   scheme: () => new RestError('upstream_invalid_url', 'Only http and https URLs can be fetched.', 400),
@@ -60,14 +77,11 @@ export function upstreamFetcher(config: Pick<Config, 'upstreamAllow' | 'upstream
   return guardedFetcher({ allow: config.upstreamAllow, timeoutMs: config.upstreamTimeoutMs, ...over });
 }
 
-export function guardedFetcher(opts: UpstreamOptions): Fetcher {
-  const maxBytes = opts.maxBytes ?? 512 * 1024;
-  const maxRedirects = opts.maxRedirects ?? 3;
+/** Resolves the host and returns the address to connect to, or refuses. */
+function addressChecker(opts: UpstreamOptions): (url: URL) => Promise<ResolvedAddress> {
   const resolve = opts.resolve ?? systemResolve;
   const allow = new Set(opts.allow.map((h) => h.toLowerCase()));
-
-  /** Resolves the host and returns the address to connect to, or refuses. */
-  async function check(url: URL): Promise<ResolvedAddress> {
+  return async function check(url: URL): Promise<ResolvedAddress> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw upstreamErrors.scheme();
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: ResolvedAddress[];
@@ -83,28 +97,40 @@ export function guardedFetcher(opts: UpstreamOptions): Fetcher {
     // Every address must pass: a name with one private answer could be steered to it.
     if (!allow.has(host.toLowerCase()) && !addresses.every((a) => isPublicAddress(a.address))) throw upstreamErrors.forbidden(host);
     return addresses[0];
+  };
+}
+
+function parseTarget(target: string): URL {
+  try {
+    return new URL(target);
+  } catch {
+    throw upstreamErrors.scheme();
   }
+}
+
+export function guardedFetcher(opts: UpstreamOptions): Fetcher {
+  const maxBytes = opts.maxBytes ?? 512 * 1024;
+  const maxRedirects = opts.maxRedirects ?? 3;
+  const check = addressChecker(opts);
 
   return async (target, init = {}) => {
     const signal = AbortSignal.timeout(opts.timeoutMs);
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      throw upstreamErrors.scheme();
-    }
+    let url = parseTarget(target);
     for (let hop = 0; ; hop++) {
       const pinned = await withDeadline(check(url), signal, opts.timeoutMs);
       const dispatcher = opts.dispatcher ? opts.dispatcher(pinned) : pinnedAgent(pinned, opts.timeoutMs);
       try {
-        const res = await request(url, { method: 'GET', headers: init.headers, dispatcher, signal }).catch((e: unknown) => {
+        const res = await request(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body, dispatcher, signal }).catch((e: unknown) => {
           throw signal.aborted ? upstreamErrors.timeout(opts.timeoutMs) : e instanceof RestError ? e : upstreamErrors.unreachable(url.hostname);
         });
         const location = res.headers.location;
-        if (REDIRECTS.has(res.statusCode) && typeof location === 'string') {
+        if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && init.body === undefined) {
           await res.body.dump().catch(() => undefined);
           if (hop >= maxRedirects) throw upstreamErrors.redirects(maxRedirects);
-          url = new URL(location, url);
+          const next = new URL(location, url);
+          // Credentials are for the host they were given for: never sent on to another origin.
+          if (next.origin !== url.origin && init.headers) init = { ...init, headers: withoutCredentials(init.headers) };
+          url = next;
           continue;
         }
         const body = await readCapped(res.body, maxBytes, signal, opts.timeoutMs);
@@ -114,6 +140,37 @@ export function guardedFetcher(opts: UpstreamOptions): Fetcher {
       }
     }
   };
+}
+
+/**
+ * The guarded streaming request: the same address checks and pinning, no redirects; the time limit
+ * applies to the headers and to each pause between body chunks, not to the whole stream.
+ */
+export function guardedStream(opts: UpstreamOptions): StreamOpener {
+  const check = addressChecker(opts);
+  return async (target, init) => {
+    const url = parseTarget(target);
+    const headersDeadline = AbortSignal.timeout(opts.timeoutMs);
+    const pinned = await withDeadline(check(url), headersDeadline, opts.timeoutMs);
+    const dispatcher = opts.dispatcher ? opts.dispatcher(pinned) : pinnedAgent(pinned, opts.timeoutMs);
+    const closeAgent = () => {
+      if (!opts.dispatcher) void dispatcher.close().catch(() => undefined);
+    };
+    try {
+      const res = await request(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body, dispatcher, signal: init.signal });
+      res.body.once('close', closeAgent);
+      return { status: res.statusCode, headers: flatHeaders(res.headers), body: res.body };
+    } catch (e) {
+      closeAgent();
+      if (e instanceof RestError) throw e;
+      throw e instanceof Error && e.name === 'HeadersTimeoutError' ? upstreamErrors.timeout(opts.timeoutMs) : upstreamErrors.unreachable(url.hostname);
+    }
+  };
+}
+
+/** The configured streaming request: `LINTEL_UPSTREAM_ALLOW`, `LINTEL_UPSTREAM_TIMEOUT_MS`. */
+export function upstreamStream(config: Pick<Config, 'upstreamAllow' | 'upstreamTimeoutMs'>, over: Partial<UpstreamOptions> = {}): StreamOpener {
+  return guardedStream({ allow: config.upstreamAllow, timeoutMs: config.upstreamTimeoutMs, ...over });
 }
 
 /** A one-request agent whose every connection goes to the checked address, whatever DNS says now. */
@@ -156,4 +213,8 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;
+}
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !['authorization', 'cookie', 'proxy-authorization'].includes(k.toLowerCase())));
 }

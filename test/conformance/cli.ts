@@ -1,5 +1,5 @@
 /**
- * `npm run conformance [-- --verbose] [-- --only 044,050]`: replays every capture against a fresh
+ * `npm run conformance [-- --verbose] [-- --only 044,050] [-- --forward [history/v1,...]]`: replays every capture against a fresh
  * Lintel (in-memory store) and prints a per-namespace table; with --verbose or --only, the
  * differences of each mismatch as JSON paths.
  */
@@ -9,8 +9,10 @@ import { countByGroup, countIndexRoutes, formatDifferences, runConformance, VERD
 const program = new Command('conformance')
   .option('-v, --verbose', 'show the differences of every mismatch')
   .option('--only <numbers>', 'show the differences of these captures only (e.g. 044,050); all are still replayed, in order')
+  .option('--forward [namespaces]', 'forward these namespaces (default history/v1) to a recorded legacy origin answering from the captures')
   .parse();
-const opts = program.opts<{ verbose?: boolean; only?: string }>();
+const opts = program.opts<{ verbose?: boolean; only?: string; forward?: string | boolean }>();
+const forward = opts.forward === undefined ? undefined : typeof opts.forward === 'string' ? opts.forward.split(',').map((n) => n.trim()) : ['history/v1'];
 const only = opts.only ? new Set(opts.only.split(',').map((n) => n.trim().padStart(3, '0'))) : null;
 
 function printDiff(o: Outcome): void {
@@ -27,6 +29,7 @@ function table(header: string[], rows: (string | number)[][]): string {
 
 const started = Date.now();
 const report = await runConformance({
+  forward,
   onOutcome(o) {
     const wanted = only ? only.has(o.capture.seq) : opts.verbose && (o.verdict === 'differ' || o.verdict === 'deviation');
     if (wanted) printDiff(o);

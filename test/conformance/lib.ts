@@ -4,7 +4,7 @@
  * answer with the recorded one. Whatever namespaces are registered are exercised; an unregistered
  * route simply differs.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adjustableClock } from '../../src/clock.ts';
@@ -12,30 +12,15 @@ import { edgeFor } from '../../src/edge/handler.ts';
 import { reserveId } from '../../src/store/ids.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { testApp, type TestApp } from '../support/app.ts';
-import { diffJson, formatDifferences, normaliseString, type Difference, type NormaliseOptions } from './diff.ts';
+import { CAPTURES_DIR, loadCaptures, ORACLE_BASE, type Capture } from '../support/captures.ts';
+import { LEGACY_NAMES, startLegacyOrigin } from '../support/legacy-origin.ts';
+import { COMPARED_HEADERS, diffJson, formatDifferences, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../../src/compare/diff.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CAPTURES_DIR = path.join(ROOT, 'fixtures/captures');
 export const DEVIATIONS_FILE = path.join(ROOT, 'DEVIATIONS.md');
-export const ORACLE_BASE = 'http://127.0.0.1:8088';
 const SEED_LAST = 41;
 
-export interface Capture {
-  file: string;
-  /** The three-digit number, e.g. "050". */
-  seq: string;
-  captured_at: string;
-  request: {
-    method: string;
-    path: string;
-    query_string: string;
-    body: unknown;
-    body_encoding: 'json' | 'form' | 'raw' | null;
-    auth: boolean;
-    headers: Record<string, string>;
-  };
-  response: { status: number; headers: Record<string, string>; body: string; body_json?: unknown };
-}
+export { CAPTURES_DIR, loadCaptures, ORACLE_BASE, type Capture };
 
 export type Verdict = 'matched' | 'differ' | 'deviation' | 'not served';
 export const VERDICTS: Verdict[] = ['matched', 'differ', 'deviation', 'not served'];
@@ -59,13 +44,6 @@ export interface Report {
   indexKeys: { expected: string[]; actual: string[] };
   /** Each recorded route of a namespace Lintel serves, compared with Lintel's index entry (methods and args). */
   indexRoutes: IndexRouteOutcome[];
-}
-
-export function loadCaptures(dir = CAPTURES_DIR): Capture[] {
-  return readdirSync(dir)
-    .filter((f) => /^\d{3}-.*\.json$/.test(f))
-    .sort()
-    .map((file) => ({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), file, seq: file.slice(0, 3) }));
 }
 
 /** Capture numbers named in the `captures` column of DEVIATIONS.md, with the deviation ids. */
@@ -97,10 +75,13 @@ export function loadDeviations(file = DEVIATIONS_FILE): Map<string, string[]> {
   return byCapture;
 }
 
-/** The namespaces Lintel answers itself: the site index and batch (core), and those mappings/ translates. */
-export function servedNamespaces(mappings: Mappings): Set<string> {
-  const translated = Object.entries(mappings.namespaces).filter(([, m]) => m.mode === 'translate').map(([ns]) => ns);
-  return new Set(['core', 'batch/v1', 'site', ...translated]);
+/**
+ * The namespaces Lintel answers: the site index and batch (core), those mappings/ translates, and
+ * in the forwarded mode those it forwards to the recorded origin.
+ */
+export function servedNamespaces(mappings: Mappings, forwarding = false): Set<string> {
+  const served = Object.entries(mappings.namespaces).filter(([, m]) => m.mode === 'translate' || (forwarding && m.mode === 'forward')).map(([ns]) => ns);
+  return new Set(['core', 'batch/v1', 'site', ...served]);
 }
 
 /** Legacy names (aliases in mappings/) mapped to the contract's names. */
@@ -196,9 +177,6 @@ async function send(app: TestApp, r: Capture['request'], admin: string): Promise
   return { status: res.statusCode, headers: res.headers, body: res.body };
 }
 
-/** Headers clients read; the rest (Date, Host, X-Powered-By, CORS lists, ...) belong to the web server. */
-const COMPARED_HEADERS = ['Content-Type', 'Allow', 'Location', 'X-Redirect-By', 'X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages'];
-
 function recordedHeader(headers: Record<string, string>, name: string): string | undefined {
   const k = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase());
   return k === undefined ? undefined : headers[k];
@@ -207,14 +185,6 @@ function recordedHeader(headers: Record<string, string>, name: string): string |
 function servedHeader(headers: Served['headers'], name: string): string | undefined {
   const v = headers[name.toLowerCase()];
   return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : String(v);
-}
-
-function headerValue(name: string, v: string | undefined, opts: NormaliseOptions): string | undefined {
-  if (v === undefined) return undefined;
-  if (name === 'Content-Type') return v.toLowerCase().replace(/\s+/g, '');
-  // The order of Allow follows registration order, which clients cannot rely on.
-  if (name === 'Allow') return v.split(',').map((m) => m.trim()).filter(Boolean).sort().join(', ');
-  return normaliseString(v, opts);
 }
 
 /** iCal stamps that carry the moment of the request or of the record's creation. */
@@ -276,7 +246,7 @@ export function compareIndex(recorded: IndexBody, served: IndexBody, namespaces:
   const shape = (e: NonNullable<IndexBody['routes']>[string] | undefined) =>
     e && { methods: e.methods, endpoints: (e.endpoints ?? []).map((x) => ({ methods: x.methods, args: x.args })) };
   for (const [pattern, entry] of Object.entries(recorded.routes ?? {})) {
-    const group = indexGroup(pattern, entry.namespace);
+    const group = indexGroup(pattern, opts.aliases[entry.namespace] ?? entry.namespace);
     if (!namespaces.has(group)) continue;
     out.push({ pattern, group, differences: diffJson(shape(entry), shape(served.routes?.[pattern]), opts) });
   }
@@ -288,6 +258,24 @@ export interface RunOptions {
   deviations?: Map<string, string[]>;
   /** Called after each capture (progress output). */
   onOutcome?: (o: Outcome) => void;
+  /**
+   * The forwarded mode: these namespaces are forwarded (under their legacy names) to a recorded
+   * legacy origin answering from the same captures, so their captures count as served.
+   */
+  forward?: string[];
+}
+
+/** Mappings with the given namespaces forwarded under their legacy names. */
+function forwarding(namespaces: string[]) {
+  return (m: Mappings): Mappings => {
+    const out = { ...m, namespaces: { ...m.namespaces } };
+    for (const ns of namespaces) {
+      const upstream = LEGACY_NAMES.find((r) => r.requested === ns)?.upstream ?? ns;
+      const aliases = [...new Set([...(m.namespaces[ns]?.aliases ?? []), ...(upstream === ns ? [] : [upstream])])];
+      out.namespaces[ns] = { mode: 'forward', aliases, batch: m.namespaces[ns]?.batch ?? true, upstream };
+    }
+    return out;
+  };
 }
 
 export async function runConformance(opts: RunOptions = {}): Promise<Report> {
@@ -295,17 +283,23 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
   const deviations = opts.deviations ?? loadDeviations();
   const seeds = captures.filter((c) => Number(c.seq) <= SEED_LAST);
   const rest = captures.filter((c) => Number(c.seq) > SEED_LAST);
-  const app = await testApp({ env: { LINTEL_BASE_URL: ORACLE_BASE, LINTEL_CLOCK: captures[0].captured_at } });
+  const origin = opts.forward?.length ? await startLegacyOrigin({ captures }) : null;
+  const app = await testApp({
+    env: { LINTEL_BASE_URL: ORACLE_BASE, LINTEL_CLOCK: captures[0].captured_at, ...(origin ? { LINTEL_LEGACY_ORIGIN: origin.url } : {}) },
+    mappings: origin ? forwarding(opts.forward!) : undefined,
+  });
   try {
     // buildApp pins its clock from the config; every part shares that one object, so moving it moves them all.
     const clock = adjustableClock(captures[0].captured_at);
     Object.assign(app.services.clock, { now: () => clock.now() });
     await app.store.options.setSite({ name: 'Oracle Site', description: 'Reference oracle', timezone: 'America/New_York' });
+    // The recorded site's administrator (user 1), whose login and email the history log records.
+    await app.store.users.create({ id: 1, login: 'admin', email: 'admin@example.com', displayName: 'admin', role: 'administrator', passwordHash: null });
     const admin = await app.auth('administrator');
     // Redirection's token is drawn at random when the plugin is activated, before the captures; it is the recorded one here.
     const token = (captures.find((c) => c.seq === '264')?.response.body_json as { settings?: { token?: string } } | undefined)?.settings?.token;
     if (token) await app.store.redirection.saveSettings({ token });
-    const served = servedNamespaces(app.services.mappings);
+    const served = servedNamespaces(app.services.mappings, origin !== null);
     const known = [...Object.keys(app.services.mappings.namespaces), 'batch/v1', 'oembed/1.0', 'wp/v2'];
     const norm: NormaliseOptions = { aliases: aliasNames(app.services.mappings) };
 
@@ -342,6 +336,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
     };
   } finally {
     await app.close();
+    await origin?.close();
   }
 }
 

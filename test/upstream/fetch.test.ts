@@ -86,6 +86,20 @@ describe('guarded fetch', () => {
     await rejects(fetch('http://public.test/loop0'), 'upstream_too_many_redirects', 400);
   });
 
+  it('sends credentials on a redirect within the origin only, never to another host', async () => {
+    const { mock, fetch } = mocked();
+    const seen: Record<string, string | undefined> = {};
+    const auth = (path: string) => (opts: { headers: Record<string, string> }) => {
+      seen[path] = opts.headers.authorization ?? opts.headers.Authorization;
+      return '';
+    };
+    mock.get('http://public.test').intercept({ path: '/a' }).reply(302, auth('/a'), { headers: { location: '/b' } });
+    mock.get('http://public.test').intercept({ path: '/b' }).reply(302, auth('/b'), { headers: { location: 'http://other.test/c' } });
+    mock.get('http://other.test').intercept({ path: '/c' }).reply(200, auth('/c'));
+    await fetch('http://public.test/a', { headers: { authorization: 'Basic c2VjcmV0' } });
+    expect(seen).toEqual({ '/a': 'Basic c2VjcmV0', '/b': 'Basic c2VjcmV0', '/c': undefined });
+  });
+
   it('stops reading past the size cap', async () => {
     const { mock, fetch } = mocked({ maxBytes: 1000 });
     mock.get('http://public.test').intercept({ path: '/big' }).reply(200, 'x'.repeat(5000));

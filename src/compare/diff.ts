@@ -1,5 +1,6 @@
 /**
- * Structural comparison of a recorded answer with Lintel's: JSON compared by value (key order
+ * Structural comparison of two answers (a recorded legacy answer and Lintel's in the conformance
+ * runner; the primary's and the shadow's in shadow mode): JSON compared by value (key order
  * ignored) after normalising what legitimately differs between two runs, reported as a compact
  * list of JSON paths.
  */
@@ -100,6 +101,17 @@ export function diffJson(expected: unknown, actual: unknown, opts: NormaliseOpti
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Headers clients read; the rest (Date, Host, X-Powered-By, CORS lists, ...) belong to the web server. */
+export const COMPARED_HEADERS = ['Content-Type', 'Allow', 'Location', 'X-Redirect-By', 'X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages'];
+
+export function headerValue(name: string, v: string | undefined, opts: NormaliseOptions): string | undefined {
+  if (v === undefined) return undefined;
+  if (name === 'Content-Type') return v.toLowerCase().replace(/\s+/g, '');
+  // The order of Allow follows registration order, which clients cannot rely on.
+  if (name === 'Allow') return v.split(',').map((m) => m.trim()).filter(Boolean).sort().join(', ');
+  return normaliseString(v, opts);
 }
 
 export function formatDifferences(diffs: Difference[], limit = 25): string[] {

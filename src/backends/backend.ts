@@ -1,0 +1,66 @@
+/**
+ * One signature for every way a namespace is served (as luraproject/lura composes its proxies):
+ * a backend takes a call and answers it. `translate` runs Lintel's own pipeline, `forward` sends
+ * the call to the legacy origin, `shadow` composes the two. `mappings/` chooses one per namespace.
+ */
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { RestError } from '../contract/errors.ts';
+
+export interface BackendCall {
+  /** The HTTP method as received (overrides such as `_method` travel in the query and headers). */
+  method: string;
+  /** The path as received, locale segment and REST prefix included. */
+  path: string;
+  /** The raw query string, without `?`. */
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer | undefined;
+  client: { ip: string; protocol: string; host: string };
+  requestId: string;
+  log: FastifyBaseLogger;
+}
+
+export interface BackendAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** A buffered body, a stream (a forwarded answer is streamed back), or none. */
+  body: Buffer | Readable | null;
+}
+
+export type Backend = (call: BackendCall) => Promise<BackendAnswer>;
+
+export function callOf(req: FastifyRequest): BackendCall {
+  const q = req.url.indexOf('?');
+  return {
+    method: req.method,
+    path: q < 0 ? req.url : req.url.slice(0, q),
+    query: q < 0 ? '' : req.url.slice(q + 1),
+    headers: req.headers,
+    body: Buffer.isBuffer(req.body) ? req.body : undefined,
+    client: { ip: req.ip, protocol: req.protocol, host: req.host },
+    requestId: String(req.id),
+    log: req.log,
+  };
+}
+
+/** A header's value as one string (repeated headers joined), case-insensitively. */
+export function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const v = key === undefined ? undefined : headers[key];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** An answer's whole body (a stream is read to its end). */
+export async function answerBody(body: BackendAnswer['body']): Promise<Buffer> {
+  if (body === null) return Buffer.alloc(0);
+  if (Buffer.isBuffer(body)) return body;
+  const chunks: Buffer[] = [];
+  try {
+    for await (const c of body) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+  } catch {
+    // A streamed answer (the legacy origin's) that breaks off is the origin's failure, not Lintel's.
+    throw new RestError('rest_upstream_unavailable', 'The legacy site broke off its answer.', 502);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,142 @@
+/**
+ * The forward backend: the call goes to the legacy origin (`LINTEL_LEGACY_ORIGIN`) with its method,
+ * path, query, body and the headers that matter (Authorization included: authentication on a
+ * forwarded route is the origin's business), and the origin's answer is streamed back. JSON
+ * answers of a renamed namespace are read whole to rewrite addresses and names (`rename.ts`).
+ *
+ * The body was already read by the server (the REST pipeline needs it whole), so undici sends the
+ * buffer over a keep-alive pool, rather than http-proxy-3, which pipes the incoming stream.
+ * The origin is operator-configured, so it may be on loopback or a private network; the SSRF guard
+ * of `src/upstream/` is for URLs clients send, not for this.
+ */
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { coreErrors, RestError } from '../contract/errors.ts';
+import type { Backend, BackendAnswer, BackendCall } from './backend.ts';
+import { mentionsOrigin, rewriteJson, rewriteLinkHeader, toLintelUrl, toUpstreamPath, toUpstreamQuery, type Renaming, type Rewriter, climbsOut } from './rename.ts';
+
+export const forwardErrors = {
+  notConfigured: () =>
+    new RestError('rest_upstream_unavailable', 'This address is served by the legacy site, and no legacy site is configured (LINTEL_LEGACY_ORIGIN).', 502),
+  unavailable: () => new RestError('rest_upstream_unavailable', 'The legacy site could not be reached.', 502),
+  timeout: (ms: number) => new RestError('rest_upstream_timeout', `The legacy site did not answer within ${ms} ms.`, 504),
+} as const;
+
+/** The connection pool to the legacy origin, shared by every forwarded request. */
+export interface Origin {
+  base: string;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  close(): Promise<void>;
+}
+
+export function openOrigin(base: string, timeoutMs: number, dispatcher?: Dispatcher): Origin {
+  const d = dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128, connect: { timeout: timeoutMs } });
+  return { base: base.replace(/\/+$/, ''), dispatcher: d, timeoutMs, close: () => d.close() };
+}
+
+export interface ForwardOptions {
+  /** null: no origin configured; every call is answered with `rest_upstream_unavailable`. */
+  origin: Origin | null;
+  lintelBase: string;
+  renamings: Renaming[];
+  /** REST answers: JSON bodies are rewritten (so they are asked for uncompressed). Site pages pass as they are. */
+  rewriteBodies: boolean;
+  /** How a failure is answered: the REST error body, or the site's error page. */
+  failure: (e: RestError) => BackendAnswer;
+}
+
+// RFC 9110 §7.6.1: meaningful for one connection only, never forwarded.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+function hopByHop(headers: Record<string, string | string[] | undefined>): Set<string> {
+  const named = headers.connection ?? headers.Connection;
+  const extra = (Array.isArray(named) ? named.join(',') : (named ?? '')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return new Set([...HOP_BY_HOP, ...extra]);
+}
+
+function outgoingHeaders(call: BackendCall, rewriteBodies: boolean): Record<string, string | string[]> {
+  const drop = hopByHop(call.headers);
+  // Host is the origin's (undici sets it); the length is the buffer's.
+  for (const h of ['host', 'content-length', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']) drop.add(h);
+  if (rewriteBodies) drop.add('accept-encoding');
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(call.headers)) if (v !== undefined && !drop.has(k.toLowerCase())) out[k] = v;
+  const prior = call.headers['x-forwarded-for'];
+  const chain = Array.isArray(prior) ? prior.join(', ') : prior;
+  out['x-forwarded-for'] = chain ? `${chain}, ${call.client.ip}` : call.client.ip;
+  out['x-forwarded-proto'] = call.client.protocol;
+  out['x-forwarded-host'] = call.client.host;
+  out['x-request-id'] = call.requestId;
+  return out;
+}
+
+function isTimeout(e: unknown): boolean {
+  return e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.ConnectTimeoutError || e instanceof undiciErrors.BodyTimeoutError;
+}
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+
+export function forwardBackend(opts: ForwardOptions): Backend {
+  const { origin } = opts;
+  const rw: Rewriter | null = origin ? { originBase: origin.base, lintelBase: opts.lintelBase, renamings: opts.renamings } : null;
+  return async (call) => {
+    if (!origin || !rw) return opts.failure(forwardErrors.notConfigured());
+    if (climbsOut(call.path)) return opts.failure(coreErrors.noRoute());
+    const query = toUpstreamQuery(call.query, opts.renamings);
+    const url = origin.base + toUpstreamPath(call.path, opts.renamings) + (query ? `?${query}` : '');
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: call.method as Dispatcher.HttpMethod,
+        headers: outgoingHeaders(call, opts.rewriteBodies),
+        body: call.body && call.body.length > 0 ? call.body : undefined,
+        dispatcher: origin.dispatcher,
+        headersTimeout: origin.timeoutMs,
+        bodyTimeout: origin.timeoutMs,
+      });
+    } catch (e) {
+      const timedOut = isTimeout(e);
+      call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, timedOut ? 'legacy origin timed out' : 'legacy origin unreachable');
+      return opts.failure(timedOut ? forwardErrors.timeout(origin.timeoutMs) : forwardErrors.unavailable());
+    }
+    const headers = incomingHeaders(res.headers, rw);
+    const type = String(res.headers['content-type'] ?? '');
+    if (call.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) {
+      await res.body.dump().catch(() => undefined);
+      return { status: res.statusCode, headers, body: null };
+    }
+    if (!opts.rewriteBodies || !JSON_TYPE.test(type)) return { status: res.statusCode, headers, body: res.body };
+    let raw: Buffer;
+    try {
+      raw = Buffer.from(await res.body.arrayBuffer());
+    } catch (e) {
+      call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, 'legacy origin answer broke off');
+      return opts.failure(isTimeout(e) ? forwardErrors.timeout(origin.timeoutMs) : forwardErrors.unavailable());
+    }
+    delete headers['content-length'];
+    return { status: res.statusCode, headers, body: rewriteBody(raw, rw) };
+  };
+}
+
+/** The JSON body with Lintel's addresses and names; a body that names neither (or is not JSON) is passed as it is. */
+function rewriteBody(raw: Buffer, rw: Rewriter): Buffer {
+  const text = raw.toString('utf8');
+  if (!mentionsOrigin(text, rw)) return raw;
+  try {
+    return Buffer.from(JSON.stringify(rewriteJson(JSON.parse(text), rw)));
+  } catch {
+    return raw;
+  }
+}
+
+function incomingHeaders(h: Record<string, string | string[] | undefined>, rw: Rewriter): Record<string, string | string[]> {
+  const drop = hopByHop(h);
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined || drop.has(k)) continue;
+    if (k === 'link') out[k] = Array.isArray(v) ? v.map((x) => rewriteLinkHeader(x, rw)) : rewriteLinkHeader(v, rw);
+    else if (k === 'location' || k === 'content-location') out[k] = toLintelUrl(Array.isArray(v) ? v[0] : v, rw);
+    else out[k] = v;
+  }
+  return out;
+}

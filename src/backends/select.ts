@@ -1,0 +1,144 @@
+/**
+ * Which backend serves what, as `mappings/` says: per namespace (under its name, each alias, every
+ * locale prefix and the `?rest_route=` form, which all reach the same REST route) `translate`
+ * (Lintel's pipeline, not listed here), `forward` or `shadow`; and outside the REST prefix, with
+ * `site.forwardUnmatched`, whatever no page or redirect answers.
+ */
+import type { Config } from '../config.ts';
+import type { RestError } from '../contract/errors.ts';
+import { restHeaders } from '../http/shape.ts';
+import type { Mappings } from '../mappings.ts';
+import { errorPage } from '../site/html.ts';
+import { parseQueryString } from '../contract/php-params.ts';
+import { locateRest } from '../http/rest-request.ts';
+import type { Metrics } from '../http/metrics.ts';
+import type { ShadowComparison } from '../store/shadow.ts';
+import type { Backend, BackendAnswer, BackendCall } from './backend.ts';
+import { climbsOut } from './rename.ts';
+import { forwardBackend, openOrigin, type Origin } from './forward.ts';
+import { forwardedIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
+import { shadowBackend, ShadowLane } from './shadow.ts';
+
+export interface Chosen {
+  mode: 'forward' | 'shadow';
+  /** Who answers, and so who receives writes: the legacy site (forward; shadow with the legacy primary) or Lintel. */
+  answeredBy: 'legacy' | 'lintel';
+  /** The contract's name of the namespace. */
+  namespace: string;
+  backend: Backend;
+}
+
+export interface Backends {
+  /** The backend of a REST route whose namespace is forwarded or shadowed; null: Lintel's own pipeline answers. */
+  forRoute(route: string): Chosen | null;
+  /** Site requests no page or redirect answers (`site.forwardUnmatched`); null: the site's 404. */
+  site: Backend | null;
+  /** The forwarded namespaces' part of the site index. */
+  index: ForwardedIndex;
+  /** Resolves when no shadow comparison is running. */
+  shadowIdle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Named extends Chosen {
+  name: string;
+}
+
+export interface BackendDeps {
+  config: Config;
+  mappings: Mappings;
+  log: { warn: (o: object, m: string) => void };
+  /** Lintel's own pipeline (shadow mode runs it beside the origin). */
+  translate: Backend;
+  /** Shadow mode: stores one comparison of a primary's and a shadow's answer. */
+  record: (c: ShadowComparison) => Promise<void>;
+  /** Tests give the origin's pool (undici MockAgent). */
+  origin?: Origin;
+  /** Counts forwarded calls and shadow comparisons. */
+  metrics?: Pick<Metrics, 'upstream' | 'shadow'>;
+}
+
+/** A forwarding backend whose every answer is counted by status class (502 and 504 are Lintel's own failures). */
+function counted(backend: Backend, metrics: BackendDeps['metrics']): Backend {
+  if (!metrics) return backend;
+  return async (call) => {
+    const answer = await backend(call);
+    metrics.upstream.inc({ kind: 'forward', outcome: `${Math.floor(answer.status / 100)}xx` });
+    return answer;
+  };
+}
+
+export function restFailure(config: Pick<Config, 'baseUrl' | 'restPrefix'>) {
+  return (e: RestError): BackendAnswer => ({ status: e.status, headers: restHeaders(`${config.baseUrl}/${config.restPrefix}/`), body: Buffer.from(JSON.stringify(e.toBody())) });
+}
+
+function siteFailure(e: RestError): BackendAnswer {
+  return { status: e.status, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: Buffer.from(errorPage(e.status, e.message)) };
+}
+
+export function buildBackends(deps: BackendDeps): Backends {
+  const { config, mappings } = deps;
+  const origin = deps.origin ?? (config.legacyOrigin ? openOrigin(config.legacyOrigin, config.forwardTimeoutMs) : null);
+  const named: Named[] = [];
+  const lane = new ShadowLane(config.shadowConcurrency);
+  /** `GET /history/v1/events/{n}`: the contract's name, numbers generalised, so answers of one route count together. */
+  const routeOf = (call: BackendCall, name: string, namespace: string) => {
+    const loc = locateRest(call.path, parseQueryString(call.query), { restPrefix: config.restPrefix, locales: mappings.locales });
+    const route = (loc?.route ?? call.path).replace(new RegExp(`^/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`, 'i'), `/${namespace}`);
+    return `${call.method.toUpperCase()} ${route.replace(/\/\d+(?=\/|$)/g, '/{n}')}`;
+  };
+  const forwarded: ForwardedNamespace[] = [];
+  for (const [namespace, m] of Object.entries(mappings.namespaces)) {
+    if (m.mode === 'translate') continue;
+    const upstream = m.upstream ?? namespace;
+    const names = [namespace, ...m.aliases];
+    if (m.mode === 'forward') forwarded.push({ contract: namespace, names, upstream });
+    for (const name of names) {
+      const forward = counted(
+        forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [{ requested: name, upstream }], rewriteBodies: true, failure: restFailure(config) }),
+        deps.metrics,
+      );
+      const primaryIs = m.primary ?? 'legacy';
+      const backend =
+        m.mode === 'forward'
+          ? forward
+          : shadowBackend({
+              namespace,
+              primary: primaryIs === 'lintel' ? deps.translate : forward,
+              secondary: primaryIs === 'lintel' ? forward : deps.translate,
+              primaryIs,
+              sample: m.sample ?? 1,
+              noiseSample: config.shadowNoiseSample,
+              lane,
+              normalise: { aliases: { [upstream]: namespace, ...Object.fromEntries(m.aliases.map((a) => [a, namespace])) } },
+              routeOf: (call) => routeOf(call, name, namespace),
+              record: deps.record,
+              count: (result) => deps.metrics?.shadow.inc({ namespace, result }),
+            });
+      named.push({ name: name.toLowerCase(), namespace, mode: m.mode, answeredBy: m.mode === 'forward' ? 'legacy' : primaryIs, backend });
+    }
+  }
+  // The longest name first: `calendar/events/v1` before a shorter namespace it starts with.
+  named.sort((a, b) => b.name.length - a.name.length);
+  const site = mappings.site?.forwardUnmatched
+    ? counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: false, failure: siteFailure }), deps.metrics)
+    : null;
+  if (!origin && (named.length > 0 || site)) {
+    deps.log.warn({}, 'mappings/ forwards to the legacy site but LINTEL_LEGACY_ORIGIN is not set: those requests are answered 502 rest_upstream_unavailable');
+  }
+  return {
+    forRoute(route) {
+      // A path that climbs out of its namespace is no forwarded route (Lintel answers rest_no_route).
+      if (climbsOut(route)) return null;
+      const r = route.toLowerCase();
+      return named.find((n) => r === `/${n.name}` || r.startsWith(`/${n.name}/`)) ?? null;
+    },
+    site,
+    index: forwardedIndex({ origin, restPrefix: config.restPrefix, lintelBase: config.baseUrl, forwarded, ttlMs: config.forwardIndexTtlS * 1000, log: deps.log }),
+    shadowIdle: () => lane.idle(),
+    close: async () => {
+      await lane.idle();
+      await origin?.close();
+    },
+  };
+}
