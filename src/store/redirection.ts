@@ -140,6 +140,9 @@ const toRedirect = (r: ItemRecord): RedirectRow => ({
 
 const ITEM_COLUMNS =
   'url, match_url, match_data, regex, position, hits, last_access, group_id, enabled, action_type, action_code, action_data, title, match_type';
+/** The SQL types of `itemValues`, in order: many rows go in one statement as one array per column. */
+const ITEM_TYPES = ['text', 'text', 'jsonb', 'boolean', 'integer', 'integer', 'timestamptz', 'int8', 'boolean', 'text', 'integer', 'jsonb', 'text', 'text'];
+const unnestParams = (first: number) => ITEM_TYPES.map((t, i) => `$${first + i}::${t}[]`).join(', ');
 const itemValues = (r: NewRedirect): unknown[] => [
   r.url,
   r.matchUrl,
@@ -270,9 +273,6 @@ function redirectOrder(order: RedirectOrder, d: 'asc' | 'desc'): string {
     case 'id': return `id ${d}`;
   }
 }
-
-/** Rows per multi-row insert. */
-const INSERT_CHUNK = 1000;
 
 export class RedirectionRepo {
   constructor(private readonly sql: Sql) {}
@@ -406,22 +406,77 @@ export class RedirectionRepo {
   }
 
   /**
-   * Bulk insert (import, bench loads): one multi-row statement per chunk, in the caller's transaction.
-   * 1000 rows of 14 parameters stay well under the protocol's 65535-parameter limit. The rows come
-   * back in ID order, which is the order given (the sequence is drawn row by row down the VALUES list).
+   * Bulk insert (import batches, bench loads), in the caller's transaction: one statement whatever
+   * the number of rows, each column sent as one array (14 parameters, not 14 per row). IDs are
+   * drawn in the order given (unnest yields the arrays in order).
    */
-  async insertRedirects(rows: NewRedirect[]): Promise<RedirectRow[]> {
-    const out: RedirectRow[] = [];
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK);
-      const tuples = chunk.map((_, i) => {
-        const $ = (n: number) => `$${i * 14 + n}`;
-        return `(${$(1)}, ${$(2)}, ${$(3)}::jsonb, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}, ${$(11)}, ${$(12)}::jsonb, ${$(13)}, ${$(14)})`;
-      });
-      const made = await this.sql.query<ItemRecord>(`insert into redirection_items (${ITEM_COLUMNS}) values ${tuples.join(', ')} returning *`, chunk.flatMap(itemValues));
-      out.push(...made.map(toRedirect).sort((a, b) => a.id - b.id));
-    }
-    return out;
+  async insertRedirects(rows: NewRedirect[]): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = rows.map(itemValues);
+    await this.sql.query(
+      `insert into redirection_items (${ITEM_COLUMNS}) select * from unnest(${unnestParams(1)})`,
+      Array.from({ length: ITEM_TYPES.length }, (_, c) => columns.map((v) => v[c])),
+    );
+  }
+
+  /** How many redirects each group holds (groups without any are absent). */
+  async countsByGroup(): Promise<Map<number, number>> {
+    const rows = await this.sql.query<{ group_id: number; n: number }>('select group_id, count(*)::int as n from redirection_items group by group_id');
+    return new Map(rows.map((r) => [r.group_id, r.n]));
+  }
+
+  /** The redirects with these sources (match type and URL), one per source: the newest. One statement for a whole import. */
+  async redirectsBySource(sources: Array<{ matchType: string; url: string }>): Promise<RedirectRow[]> {
+    if (sources.length === 0) return [];
+    const rows = await this.sql.query<ItemRecord>(
+      `select distinct on (i.match_type, i.url) i.* from redirection_items i
+       where (i.match_type, i.url) in (select * from unnest($1::text[], $2::text[]))
+       order by i.match_type, i.url, i.id desc`,
+      [sources.map((r) => r.matchType), sources.map((r) => r.url)],
+    );
+    return rows.map(toRedirect);
+  }
+
+  /** `updateRedirect` for many redirects in one statement (an import's overwrites); IDs must be distinct. */
+  async updateRedirects(rows: Array<{ id: number } & Omit<NewRedirect, 'hits' | 'lastAccess'>>): Promise<void> {
+    if (rows.length === 0) return;
+    const records = rows.map((r) => ({
+      id: r.id, url: r.url, match_url: r.matchUrl, match_data: r.matchData, regex: r.regex, position: r.position, group_id: r.groupId,
+      enabled: r.enabled, action_type: r.actionType, action_code: r.actionCode, action_data: r.actionData, title: r.title, match_type: r.matchType,
+    }));
+    await this.sql.query(
+      `update redirection_items i set url = x.url, match_url = x.match_url, match_data = x.match_data, regex = x.regex, position = x.position,
+         group_id = x.group_id, enabled = x.enabled, action_type = x.action_type, action_code = x.action_code, action_data = x.action_data,
+         title = x.title, match_type = x.match_type
+       from jsonb_to_recordset($1::jsonb) as x(id int8, url text, match_url text, match_data jsonb, regex boolean, position integer, group_id int8,
+         enabled boolean, action_type text, action_code integer, action_data jsonb, title text, match_type text)
+       where i.id = x.id`,
+      [JSON.stringify(records)],
+    );
+  }
+
+  /** Groups with their legacy IDs (import): inserted, or updated in place; the ID sequence moves past them. */
+  async importGroups(groups: Omit<GroupRow, 'redirects'>[]): Promise<void> {
+    if (!groups.length) return;
+    await this.sql.query(
+      `insert into redirection_groups (id, name, module_id, enabled, position)
+       select * from unnest($1::int8[], $2::text[], $3::int[], $4::bool[], $5::int[])
+       on conflict (id) do update set name = excluded.name, module_id = excluded.module_id, enabled = excluded.enabled, position = excluded.position`,
+      [groups.map((g) => g.id), groups.map((g) => g.name), groups.map((g) => g.moduleId), groups.map((g) => g.enabled), groups.map((g) => g.position)],
+    );
+    await this.sql.query(`select setval('redirection_groups_id_seq', greatest($1::int8, (select last_value from redirection_groups_id_seq)))`, [Math.max(...groups.map((g) => g.id))]);
+  }
+
+  /** Redirects with their legacy IDs (import), hits and last access included; the ID sequence moves past them. */
+  async importRedirects(rows: RedirectRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = rows.map((r) => [r.id, ...itemValues(r)]);
+    await this.sql.query(
+      `insert into redirection_items (id, ${ITEM_COLUMNS}) select * from unnest($1::int8[], ${unnestParams(2)})
+       on conflict (id) do update set ${ITEM_COLUMNS.split(', ').map((c) => `${c} = excluded.${c}`).join(', ')}`,
+      Array.from({ length: ITEM_TYPES.length + 1 }, (_, c) => columns.map((v) => v[c])),
+    );
+    await this.sql.query(`select setval('redirection_items_id_seq', greatest($1::int8, (select last_value from redirection_items_id_seq)))`, [Math.max(...rows.map((r) => r.id))]);
   }
 
   /** Replaces every column but the ID, hits and last access. */

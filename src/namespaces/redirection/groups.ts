@@ -5,9 +5,10 @@ import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import { NS, P, admin, lastSegment, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';
-import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemsArg, listArgs, pageOf, type ListParams } from './params.ts';
+import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, pageOf, type ListParams } from './params.ts';
 import { MODULES, type GroupFilter, type GroupRow, type Selection } from './records.ts';
 import { redirectError } from './sanitize.ts';
+import { bulkItems, logRedirection } from '../history/log.ts';
 
 const args = listArgs(GROUP_ORDERBY, GROUP_FILTERS);
 const groupFields = {
@@ -45,16 +46,22 @@ type GroupParams = ListParams & { moduleId: number; name: string };
 async function create(ctx: RestContext, p: GroupParams): Promise<RestResult> {
   const name = cleanName(p.name);
   if (name === '' || !MODULES[p.moduleId]) throw redirectError('Invalid group or parameters', 'redirect_group_invalid', 75);
-  await ctx.store.transaction((store) => store.redirection.createGroup(name, p.moduleId));
+  await ctx.store.transaction(async (store) => {
+    await store.redirection.createGroup(name, p.moduleId);
+    await logRedirection(store, ctx, 'redirection_group_added', { group_name: name });
+  });
   return groupList(ctx, p);
 }
 
 async function update(ctx: RestContext, p: { moduleId: number; name: string }): Promise<RestResult> {
   const id = Number(lastSegment(ctx));
   const group = await ctx.store.transaction(async (store) => {
-    if (!(await store.redirection.groupById(id))) throw redirectError('Invalid group details', 'redirect_group_invalid', 98);
+    const prev = await store.redirection.groupById(id);
+    if (!prev) throw redirectError('Invalid group details', 'redirect_group_invalid', 98);
     // The module changes only to a valid one; an empty name is accepted, as by the plugin.
-    return store.redirection.updateGroup(id, { name: cleanName(p.name), moduleId: MODULES[p.moduleId] ? p.moduleId : undefined });
+    const saved = await store.redirection.updateGroup(id, { name: cleanName(p.name), moduleId: MODULES[p.moduleId] ? p.moduleId : undefined });
+    await logRedirection(store, ctx, 'redirection_group_edited', { group_id: id, new_group_name: saved!.name, new_group_module_id: saved!.moduleId, prev_group_name: prev.name, prev_group_module_id: prev.moduleId });
+    return saved;
   });
   return { body: { item: groupJson(group!) } };
 }
@@ -63,13 +70,14 @@ async function bulk(ctx: RestContext, p: ListParams & { items?: (string | number
   const action = lastSegment(ctx);
   let sel: Selection<GroupFilter> | null = null;
   // Unknown IDs are skipped, as by the plugin.
-  if (p.items && p.items.length) sel = { ids: p.items.map((i) => Number.parseInt(String(i), 10)).filter((n) => !Number.isNaN(n)) };
+  if (p.items && p.items.length) sel = { ids: p.items.map(itemId).filter((n) => n !== null) };
   else if (p.global) sel = { filter: groupFilter(p.filterBy) };
   if (sel) {
     const chosen = sel;
     await ctx.store.transaction(async (store) => {
       if (action === 'delete') await store.redirection.deleteGroups(chosen);
       else await store.redirection.setGroupsEnabled(chosen, action === 'enable');
+      await logRedirection(store, ctx, `redirection_group_${action}d`, bulkItems('ids' in chosen ? chosen.ids : []));
     });
   }
   return groupList(ctx, p);

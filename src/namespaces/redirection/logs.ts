@@ -3,7 +3,7 @@ import { endpoint, route, type RestResult, type RouteDecl } from '../../contract
 import type { RestContext } from '../../http/context.ts';
 import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from './common.ts';
 import { logJson, notFoundJson } from './json.ts';
-import { LOG_FILTERS, LOG_ORDERBY, NOT_FOUND_FILTERS, itemsArg, listArgs, logFilter, pageOf, type ListParams } from './params.ts';
+import { LOG_FILTERS, LOG_ORDERBY, NOT_FOUND_FILTERS, itemId, itemsArg, listArgs, logFilter, pageOf, type ListParams } from './params.ts';
 import type { LogGroupBy, LogKind, LogOrder } from './records.ts';
 
 /** `groupBy` (not a declared argument): ip, url or agent; the 404 log also takes url-exact (as url). */
@@ -39,7 +39,8 @@ async function bulkDelete(kind: LogKind, ctx: RestContext, p: ListParams & { ite
   await ctx.store.transaction(async (store) => {
     const repo = store.redirection;
     if (p.items && p.items.length) {
-      const ids = p.items.filter((i) => /^\d+$/.test(String(i))).map(Number);
+      // A numeric item beyond the IDs the store keeps names no row.
+      const ids = p.items.filter((i) => /^\d+$/.test(String(i))).map(itemId).filter((n) => n !== null);
       const values = p.items.map(String).filter((i) => !/^\d+$/.test(i));
       if (ids.length) await repo.deleteLogs(kind, { ids });
       if (values.length && by) await repo.deleteLogs(kind, { column: by === 'ip' || by === 'agent' ? by : 'url', values });

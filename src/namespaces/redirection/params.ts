@@ -45,6 +45,15 @@ export function listArgs<const O extends readonly [string, ...string[]]>(orderby
 export const itemsArg = (description: string) =>
   arg.array(z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number').meta({ description: 'Item ID', type: ['string', 'number'] }), { description });
 
+/**
+ * An `items` entry as a record ID, read as the plugin's intval; null when no record can have it
+ * (not a number, or beyond the integers the store keeps), so it never reaches the store's query.
+ */
+export function itemId(i: string | number): number | null {
+  const n = Number.parseInt(String(i), 10);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 export const REDIRECT_ORDERBY = ['source', 'last_count', 'last_access', 'position', 'id', ''] as const;
 export const REDIRECT_FILTERS = ['status', 'url-match', 'match', 'action', 'http', 'access', 'url', 'target', 'title', 'group', 'id'] as const;
 export const GROUP_ORDERBY = ['name', 'id', ''] as const;

@@ -5,6 +5,7 @@
 import { arg } from '../../contract/args.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
+import { logRedirection } from '../history/log.ts';
 import { NS, P, admin } from './common.ts';
 
 const DB_VERSION = '4.2';
@@ -42,7 +43,10 @@ async function fix(ctx: RestContext) {
   await ctx.store.transaction(async (store) => {
     const repo = store.redirection;
     const groups = await repo.allGroups();
-    if (groups.length === 0) await repo.createGroup('Redirections', 1);
+    if (groups.length === 0) {
+      await repo.createGroup('Redirections', 1);
+      await logRedirection(store, ctx, 'redirection_group_added', { group_name: 'Redirections' });
+    }
     const settings = await repo.settings();
     if (settings.monitor_post !== 0 && !groups.some((g) => g.id === settings.monitor_post)) await repo.saveSettings({ monitor_post: 0 });
   });
@@ -73,7 +77,10 @@ export function pluginRoutes(): RouteDecl[] {
         permission: admin,
         // Removing the plugin's data: every redirect, group and log row goes; the install's groups come back.
         handler: async (ctx) => {
-          await ctx.store.transaction((store) => store.redirection.wipe());
+          await ctx.store.transaction(async (store) => {
+            await store.redirection.wipe();
+            await logRedirection(store, ctx, 'redirection_options_removed_all');
+          });
           return { body: { location: `${ctx.urls.home}/wp-admin/plugins.php` } };
         },
       }),

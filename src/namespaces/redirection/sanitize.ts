@@ -116,6 +116,12 @@ const intOf = (v: unknown): number => {
   return Number.isNaN(n) ? 0 : n;
 };
 
+// The largest value of the store's int columns (position, hits).
+const INT_COLUMN_MAX = 2_147_483_647;
+
+/** A position or hit count as the plugin reads it (intval, not below 0), clamped to what its column holds, as MySQL clamps. */
+export const countOf = (v: unknown): number => Math.min(INT_COLUMN_MAX, Math.max(0, intOf(v)));
+
 /** Source flags from `match_data.source` (booleans only, as the legacy `is_bool`), else the settings' with `regex`. */
 function flagsFor(body: Record<string, unknown>, settings: RedirectionSettings): SourceFlags {
   const source = isObject(body.match_data) && isObject(body.match_data.source) ? body.match_data.source : null;
@@ -133,7 +139,7 @@ function flagsFor(body: Record<string, unknown>, settings: RedirectionSettings):
 }
 
 /** Only the flags that differ from the settings are stored, with the options; null when nothing is left. */
-function storedMatchData(flags: SourceFlags, logExclude: boolean, settings: RedirectionSettings): StoredMatchData | null {
+export function storedMatchData(flags: SourceFlags, logExclude: boolean, settings: RedirectionSettings): StoredMatchData | null {
   const global = globalFlags(settings);
   const source: Partial<SourceFlags> = {};
   for (const k of Object.keys(flags) as (keyof SourceFlags)[]) if (flags[k] !== global[k]) (source as Record<string, unknown>)[k] = flags[k];
@@ -198,7 +204,7 @@ export async function sanitizeRedirect(body: Record<string, unknown>, url: strin
     matchUrl: flags.flag_regex ? 'regex' : matchUrlOf(source, flags.flag_query === 'exactorder'),
     matchData: storedMatchData(flags, logExclude, c.settings),
     regex: flags.flag_regex,
-    position: body.position === undefined || body.position === null ? null : Math.max(0, intOf(body.position)),
+    position: body.position === undefined || body.position === null ? null : countOf(body.position),
     groupId,
     enabled: c.existing ? c.existing.enabled : !disabled,
     actionType,

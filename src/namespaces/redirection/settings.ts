@@ -6,6 +6,7 @@ import type { Store } from '../../store/store.ts';
 import { NS, P, admin, legacyParams, ruleWrite } from './common.ts';
 import { groupsDropdown } from './groups.ts';
 import { FLAG_QUERY, type RedirectionSettings } from './records.ts';
+import { logRedirection } from '../history/log.ts';
 
 const int = (v: unknown) => {
   const n = Number.parseInt(String(v), 10);
@@ -65,7 +66,8 @@ async function answer(ctx: RestContext, settings: RedirectionSettings): Promise<
       // `modules` is an empty PHP array when no module has a location.
       settings: { ...settings, modules: Object.keys(settings.modules).length ? settings.modules : [] },
       groups: groupsDropdown(await ctx.store.redirection.allGroups()),
-      installed: `${process.cwd()}/`,
+      // The legacy value is the site's folder on the server's disk; Lintel shows where the site sits in its URL space instead.
+      installed: new URL(ctx.urls.base).pathname.replace(/\/?$/, '/'),
       canDelete: true,
       post_types: POST_TYPES,
     },
@@ -87,7 +89,9 @@ export function settingRoutes(services: Services): RouteDecl[] {
           const saved = await ctx.store.transaction(async (store) => {
             const current = await store.redirection.settings();
             const patch = await sanitize(store, ctx.clock.now(), legacyParams(ctx, a));
-            return Object.keys(patch).length ? store.redirection.saveSettings(patch) : current;
+            if (!Object.keys(patch).length) return current;
+            await logRedirection(store, ctx, 'redirection_options_saved');
+            return store.redirection.saveSettings(patch);
           });
           return answer(ctx, saved);
         },

@@ -3,6 +3,7 @@
  * `.htaccess` rules, each turned into redirects in the shape `POST /redirect` takes.
  */
 import { parse } from 'csv-parse/sync';
+import { decodeOrKeep } from '../../../http/rest-request.ts';
 import type { GroupJson, ImportedRedirect, RedirectJson } from './shapes.ts';
 
 export type ImportFormat = 'csv' | 'json' | 'apache';
@@ -85,12 +86,15 @@ export function parseJson(text: string): JsonImport | null {
   }
   if (!doc || typeof doc !== 'object') return null;
   const d = doc as { groups?: unknown; redirects?: unknown; settings?: unknown };
-  const groups = Array.isArray(d.groups) ? (d.groups as GroupJson[]).filter((g) => g && typeof g === 'object') : [];
+  // A group the plugin could not create (Red_Group::create: a name and a known module) is left out.
+  const groups = Array.isArray(d.groups)
+    ? (d.groups as GroupJson[]).filter((g) => g && typeof g === 'object' && typeof g.name === 'string' && g.name.trim() !== '' && [1, 2, 3].includes(Number(g.module_id ?? 1)))
+    : [];
   const redirects = Array.isArray(d.redirects) ? (d.redirects as RedirectJson[]).filter((r) => r && typeof r === 'object' && typeof r.url === 'string') : [];
   const settings = d.settings && typeof d.settings === 'object' && !Array.isArray(d.settings) ? (d.settings as Record<string, unknown>) : null;
   return {
     settings,
-    groups: groups.map((g) => ({ id: Number(g.id), name: String(g.name ?? ''), module_id: Number(g.module_id ?? 1), enabled: g.enabled !== false })),
+    groups: groups.map((g) => ({ id: Number(g.id), name: g.name, module_id: Number(g.module_id ?? 1), enabled: g.enabled !== false })),
     redirects: redirects.map((r) => {
       const matchType = r.match_type ?? 'url';
       // 4.x exports wrote a url match's target as a bare string.
@@ -137,7 +141,7 @@ const codeInFlags = (flags: string) => {
 /** A RewriteRule pattern back to a source: `^old-page/?$` is `/old-page`, others stay a regex. */
 function rewriteSource(pattern: string): { url: string; regex: boolean } {
   const plain = /^\^([^()[\]*+|{}\\]*?)(\/\?)?\$$/.exec(pattern.replace(/\\\./g, '.'));
-  if (plain) return { url: '/' + decodeURIComponent(plain[1]!.replace(/^\//, '')), regex: false };
+  if (plain) return { url: '/' + decodeOrKeep(plain[1]!.replace(/^\//, '')), regex: false };
   return { url: pattern.replace(/^\^(?!\/)/, '^/'), regex: true };
 }
 

@@ -3,6 +3,7 @@
  * how many records it holds (a preview: the first few records, `total` still counting all). The
  * import reads one uploaded file, writes in one transaction and refreshes the site's rule index.
  */
+import { setImmediate } from 'node:timers/promises';
 import { arg, item } from '../../../contract/args.ts';
 import { RestError } from '../../../contract/errors.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../../contract/route.ts';
@@ -12,10 +13,11 @@ import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
 import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
-import type { GroupRow, LogRow, NotFoundRow, RedirectRow } from '../records.ts';
-import { redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
+import type { GroupRow, LogRow, NewRedirect, NotFoundRow, RedirectRow } from '../records.ts';
+import { countOf, redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
+import { logRedirection } from '../../history/log.ts';
 import { writeBundle, writeRecords, writeTable, writers, type ExportFormat, type ExportInput } from './writers.ts';
 
 /** How many records a preview shows. */
@@ -159,6 +161,10 @@ const lastAccessOf = (v: unknown): Date | null => {
 };
 
 const sourceKey = (r: { matchType: string; url: string }) => `${r.matchType}\n${r.url}`;
+const count = (counts: Map<number, number>, groupId: number, by: number) => counts.set(groupId, (counts.get(groupId) ?? 0) + by);
+
+/** Rows sanitized and written per turn of the event loop (and per insert statement). */
+const IMPORT_BATCH = 1000;
 
 interface Outcome {
   imported: number;
@@ -194,43 +200,64 @@ async function runImport(ctx: RestContext, store: Store, a: ImportArgs, file: Re
 
   const outcome: Outcome = { imported: 0, skipped: 0 };
   if (sections.has('redirects')) {
-    const existing = new Map((await repo.redirectsForExport('all')).map((r) => [sourceKey(r), r] as const));
-    const inFile = new Set<string>();
     const urlGroupEnabled = existingGroups.find((g) => g.id === urlGroup)?.enabled ?? true;
     const sanitizeContext = { settings, siteHost: new URL(ctx.urls.home).hostname, groupExists: async (id: number) => known.has(id) };
-    for (const { body, fileGroup } of file.items) {
+    const rows: Array<{ r: SanitizedRedirect; body: Record<string, unknown> }> = [];
+    for (const [i, { body, fileGroup }] of file.items.entries()) {
       // A redirect whose group the file does not list goes into a new group "Group" (as the plugin does).
       const groupId = intoUrlGroup ? urlGroup : (groupMap.get(fileGroup!) ?? (await groupFor('Group', 1, true)));
       const enabled = body.enabled ?? (intoUrlGroup ? urlGroupEnabled : true);
-      let r: SanitizedRedirect;
       try {
-        r = await sanitizeRedirect({ ...body, group_id: groupId, enabled }, String(body.url), sanitizeContext);
+        rows.push({ r: await sanitizeRedirect({ ...body, group_id: groupId, enabled }, String(body.url), sanitizeContext), body });
       } catch (e) {
         if (!(e instanceof RestError)) throw e;
         outcome.skipped++;
-        continue;
       }
-      const key = sourceKey(r);
-      const duplicate = existing.get(key);
-      if ((a.deduplicate && inFile.has(key)) || (duplicate && a.duplicate_mode === 'skip')) {
-        outcome.skipped++;
-        continue;
+      if (i % IMPORT_BATCH === IMPORT_BATCH - 1) await setImmediate();
+    }
+    // The duplicates: redirects that existed before the import with a source of the file (the newest per source), in one lookup.
+    const existing = new Map(
+      (a.duplicate_mode === 'allow' ? [] : await repo.redirectsBySource(rows.map(({ r }) => r))).map((d) => [sourceKey(d), d] as const),
+    );
+    // A new redirect takes the next position of its group, counted here as rows go in.
+    const inGroup = await repo.countsByGroup();
+    const movedTo = new Map<number, number>();
+    const inFile = new Set<string>();
+    for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
+      const inserts: NewRedirect[] = [];
+      const overwrites = new Map<number, Parameters<typeof repo.updateRedirects>[0][number]>();
+      for (const { r, body } of rows.slice(start, start + IMPORT_BATCH)) {
+        const key = sourceKey(r);
+        const duplicate = existing.get(key);
+        if ((a.deduplicate && inFile.has(key)) || (duplicate && a.duplicate_mode === 'skip')) {
+          outcome.skipped++;
+          continue;
+        }
+        inFile.add(key);
+        outcome.imported++;
+        if (!write) continue;
+        if (duplicate && a.duplicate_mode === 'overwrite') {
+          // The overwritten redirect moves to the row's group (a later row of the same source moves it on from there).
+          count(inGroup, movedTo.get(duplicate.id) ?? duplicate.groupId, -1);
+          count(inGroup, r.groupId, 1);
+          movedTo.set(duplicate.id, r.groupId);
+          overwrites.set(duplicate.id, { ...r, id: duplicate.id, position: r.position ?? duplicate.position });
+          continue;
+        }
+        const position = r.position ?? (inGroup.get(r.groupId) ?? 0);
+        count(inGroup, r.groupId, 1);
+        const hits = typeof body.hits === 'number' ? countOf(body.hits) : 0;
+        inserts.push({ ...r, position, hits, lastAccess: lastAccessOf(body.last_access) });
       }
-      inFile.add(key);
-      outcome.imported++;
-      if (!write) continue;
-      if (duplicate && a.duplicate_mode === 'overwrite') {
-        await repo.updateRedirect(duplicate.id, { ...r, position: r.position ?? duplicate.position });
-        continue;
-      }
-      const position = r.position ?? (await repo.countInGroup(groupId));
-      const hits = typeof body.hits === 'number' ? body.hits : 0;
-      await repo.insertRedirect({ ...r, position, hits, lastAccess: lastAccessOf(body.last_access) });
+      await repo.updateRedirects([...overwrites.values()]);
+      await repo.insertRedirects(inserts);
+      // Other requests get their turn between batches.
+      await setImmediate();
     }
   }
 
   if (sections.has('settings') && file.settings && write) {
-    const patch = Object.fromEntries(Object.entries(file.settings).filter(([k]) => k in settings && !SITE_BOUND_SETTINGS.has(k)));
+    const patch = Object.fromEntries(Object.entries(file.settings).filter(([k]) => Object.hasOwn(settings, k) && !SITE_BOUND_SETTINGS.has(k)));
     await repo.saveSettings(patch);
   }
   return outcome;
@@ -240,7 +267,11 @@ async function importFile(services: Services, ctx: RestContext, a: ImportArgs): 
   const upload = ctx.files.get('file') ?? [...ctx.files.values()][0];
   if (!upload || upload.data.length === 0) throw invalidFile();
   const file = readFile(upload.data.toString('utf8'), a.format ?? formatOfFile(upload.filename));
-  const outcome = await ctx.store.transaction((store) => runImport(ctx, store, a, file));
+  const outcome = await ctx.store.transaction(async (store) => {
+    const done = await runImport(ctx, store, a, file);
+    if (!a.dry_run) await logRedirection(store, ctx, 'redirection_imported', { items_count: done.imported });
+    return done;
+  });
   if (!a.dry_run) edgeFor(services).invalidate();
   return {
     body: {

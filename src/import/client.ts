@@ -1,0 +1,70 @@
+/**
+ * The legacy site's REST API as the importer reads it: JSON GETs under `{base}/wp-json/`, as an
+ * administrator (HTTP Basic with an application password). The base URL is given by the operator,
+ * so its host is allowed explicitly past the SSRF guard (it is often on a private network).
+ */
+import { RestError } from '../contract/errors.ts';
+import { guardedFetcher, type Fetcher } from '../upstream/fetch.ts';
+
+export interface LegacyResponse<T> {
+  body: T;
+  headers: Record<string, string>;
+}
+
+/** A failed read of the legacy site: its URL, and the status and error code it answered with. */
+export class ImportError extends Error {}
+
+export class LegacyClient {
+  private readonly fetcher: Fetcher;
+  private readonly auth: string;
+  /** The base URL without a trailing slash: also the key of this source's checkpoints. */
+  readonly base: string;
+
+  constructor(base: string, login: string, appPassword: string, opts: { timeoutMs?: number } = {}) {
+    let url: URL;
+    try {
+      url = new URL(base);
+    } catch {
+      throw new ImportError(`--from must be an http(s) URL, got "${base}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ImportError(`--from must be an http(s) URL, got "${base}"`);
+    this.base = url.href.replace(/\/+$/, '');
+    this.auth = `Basic ${Buffer.from(`${login}:${appPassword}`).toString('base64')}`;
+    this.fetcher = guardedFetcher({
+      allow: [url.hostname.replace(/^\[|\]$/g, '')],
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      // A page of 50 events with their venues and organizers is well under this.
+      maxBytes: 64 * 1024 * 1024,
+    });
+  }
+
+  private zone: Promise<string> | undefined;
+
+  /** The site's time zone (from the index): dates shown without one are in it. */
+  timezone(): Promise<string> {
+    return (this.zone ??= this.get<{ timezone_string?: string }>('').then(({ body }) => body.timezone_string || 'UTC'));
+  }
+
+  /** GET `{base}/wp-json/{route}?{query}`; any answer but 2xx JSON is an ImportError naming the URL. */
+  async get<T>(route: string, query: Record<string, string | number | boolean> = {}): Promise<LegacyResponse<T>> {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const url = `${this.base}/wp-json/${route.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
+    let res;
+    try {
+      res = await this.fetcher(url, { headers: { Authorization: this.auth, Accept: 'application/json' } });
+    } catch (e) {
+      throw new ImportError(`GET ${url}: ${e instanceof RestError ? e.message : String(e)}`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(res.body.toString('utf8'));
+    } catch {
+      throw new ImportError(`GET ${url}: ${res.status}, not JSON`);
+    }
+    if (res.status < 200 || res.status > 299) {
+      const err = body as { code?: string; message?: string };
+      throw new ImportError(`GET ${url}: ${res.status} ${err.code ?? ''} ${err.message ?? ''}`.trim());
+    }
+    return { body: body as T, headers: res.headers };
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The redirection resources (`redirection/v1`): the plugin settings first (the redirects' stored
+ * source flags are relative to them), then groups and redirects, every one whatever its state.
+ * List pages of this namespace count from 0; the importer's pages count from 1.
+ */
+import { wallToInstant } from '../namespaces/calendar/dates.ts';
+import type { GroupJson, RedirectionSettings, RedirectJson, RedirectRow } from '../namespaces/redirection/records.ts';
+import { storedMatchData } from '../namespaces/redirection/sanitize.ts';
+import type { Store } from '../store/store.ts';
+import type { LegacyClient } from './client.ts';
+import type { ImportResource } from './resource.ts';
+
+const NS = 'redirection/v1';
+/** The lists' largest page. */
+const PER_PAGE = 200;
+
+type ImportedGroup = { id: number; name: string; moduleId: number; enabled: boolean; position: number };
+/** The settings are one record. */
+type ImportedSettings = { id: number; settings: RedirectionSettings };
+
+async function list<T>(client: LegacyClient, route: string, page: number) {
+  const { body } = await client.get<{ items: T[]; total: number }>(`${NS}/${route}`, { orderby: 'id', direction: 'asc', per_page: PER_PAGE, page: page - 1 });
+  return { items: body.items, total: body.total, totalPages: Math.ceil(body.total / PER_PAGE) };
+}
+
+function settingsResource(client: LegacyClient, settings: () => Promise<RedirectionSettings>): ImportResource<ImportedSettings> {
+  return {
+    name: 'redirection.settings',
+    family: 'redirection',
+    fetchPage: async (page) => ({ page, records: [{ id: 1, settings: await settings() }], total: 1, totalPages: 1 }),
+    writeBatch: async (store, [r]) => void (await store.redirection.saveSettings(r.settings)),
+    count: async () => 1,
+    sample: async (store) => new Map([[1, { id: 1, settings: await store.redirection.settings() }]]),
+  };
+}
+
+function groupResource(client: LegacyClient): ImportResource<ImportedGroup> {
+  return {
+    name: 'redirection.groups',
+    family: 'redirection',
+    async fetchPage(page) {
+      const l = await list<GroupJson>(client, 'group', page);
+      // The API shows no position: the groups keep their order by ID.
+      const records = l.items.map((g) => ({ id: g.id, name: g.name, moduleId: g.module_id, enabled: g.enabled, position: g.id }));
+      return { page, records, total: l.total, totalPages: l.totalPages };
+    },
+    writeBatch: (store, rows) => store.redirection.importGroups(rows),
+    count: async (store) => (await store.redirection.allGroups()).length,
+    async sample(store, ids) {
+      const out = new Map<number, ImportedGroup>();
+      for (const id of ids) {
+        const g = await store.redirection.groupById(id);
+        if (g) out.set(id, { id: g.id, name: g.name, moduleId: g.moduleId, enabled: g.enabled, position: g.position });
+      }
+      return out;
+    },
+  };
+}
+
+function redirectResource(client: LegacyClient, settings: () => Promise<RedirectionSettings>): ImportResource<RedirectRow> {
+  return {
+    name: 'redirection.redirects',
+    family: 'redirection',
+    async fetchPage(page) {
+      const l = await list<RedirectJson>(client, 'redirect', page);
+      const s = await settings();
+      const zone = await client.timezone();
+      const records = l.items.map((r): RedirectRow => ({
+        id: r.id, url: r.url, matchUrl: r.match_url,
+        matchData: r.match_data ? storedMatchData(r.match_data.source, r.match_data.options?.log_exclude === true, s) : null,
+        regex: r.regex, position: r.position, hits: r.hits, lastAccess: lastAccess(r.last_access, zone), groupId: r.group_id, enabled: r.enabled,
+        actionType: r.action_type, actionCode: r.action_code, actionData: r.action_data, title: r.title === '' ? null : r.title, matchType: r.match_type,
+      }));
+      return { page, records, total: l.total, totalPages: l.totalPages };
+    },
+    writeBatch: (store, rows) => store.redirection.importRedirects(rows),
+    count: async (store) => (await store.redirection.listRedirects({}, 'id', 'asc', { page: 0, perPage: 1 })).total,
+    async sample(store, ids) {
+      const out = new Map<number, RedirectRow>();
+      for (const id of ids) {
+        const r = await store.redirection.redirectById(id);
+        if (r) out.set(id, r);
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The last hit as the API shows it: a day in the site's date format, or "-" for never. The day is
+ * kept (at noon in the site's zone, so it shows as the same day); the time of day is not shown.
+ */
+function lastAccess(shown: string, zone: string): Date | null {
+  if (shown === '-' || shown === '') return null;
+  const day = Date.parse(`${shown} 12:00 UTC`);
+  return Number.isNaN(day) ? null : wallToInstant(new Date(day), zone);
+}
+
+export function redirectionResources(client: LegacyClient): ImportResource[] {
+  let settings: Promise<RedirectionSettings> | undefined;
+  const sourceSettings = () =>
+    (settings ??= client.get<{ settings: RedirectionSettings }>(`${NS}/setting`).then(({ body }) => ({
+      ...body.settings,
+      // PHP shows an empty map as [].
+      modules: Array.isArray(body.settings.modules) ? {} : body.settings.modules,
+    })));
+  return [settingsResource(client, sourceSettings), groupResource(client), redirectResource(client, sourceSettings)] as ImportResource[];
+}
