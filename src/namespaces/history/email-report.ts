@@ -1,0 +1,50 @@
+/**
+ * The weekly email report: an HTML summary of the last 7 days (the preview renders it), and a
+ * test send of it to the reader through the configured SMTP server (LINTEL_SMTP_URL).
+ */
+import type { Config } from '../../config.ts';
+import { RestError } from '../../contract/errors.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { RestResult } from '../../contract/route.ts';
+import { fmt } from '../calendar/dates.ts';
+import { escapeHtml } from '../oembed/document.ts';
+import { sendMail } from '../../upstream/mail.ts';
+import { LOGGERS } from './loggers.ts';
+
+async function reportHtml(ctx: RestContext): Promise<string> {
+  const site = await ctx.store.options.site();
+  const now = ctx.clock.now();
+  const from = fmt(new Date(now.getTime() - 7 * 86_400_000));
+  const counts = await ctx.store.history.counts(from, fmt(now));
+  const byLogger = new Map<string, number>();
+  for (const [k, n] of counts.byMessage) byLogger.set(k.split(':')[0], (byLogger.get(k.split(':')[0]) ?? 0) + n);
+  const rows = [...byLogger]
+    .toSorted((a, b) => b[1] - a[1])
+    .map(([logger, n]) => `<tr><td>${escapeHtml(LOGGERS[logger]?.name ?? logger)}</td><td style="text-align:right">${n}</td></tr>`)
+    .join('\n');
+  return `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>${escapeHtml(site.name)} – weekly activity</title></head>
+<body style="font-family:sans-serif">
+<h1>${escapeHtml(site.name)}</h1>
+<p>Activity from ${from.slice(0, 10)} to ${fmt(now).slice(0, 10)} (GMT): <strong>${counts.total}</strong> events.</p>
+<table>${rows || '<tr><td>No events</td></tr>'}</table>
+<p><a href="${escapeHtml(`${ctx.urls.admin}/admin.php?page=simple_history_admin_menu_page`)}">View the full history</a></p>
+</body></html>`;
+}
+
+export async function htmlPreview(ctx: RestContext): Promise<RestResult> {
+  return { body: await reportHtml(ctx), raw: { contentType: 'text/html; charset=UTF-8' } };
+}
+
+export async function emailPreview(ctx: RestContext, config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Promise<RestResult> {
+  const to = ctx.user!.email;
+  const message = { to, subject: `Weekly activity summary – ${(await ctx.store.options.site()).name}`, html: await reportHtml(ctx) };
+  try {
+    await sendMail(config, message);
+  } catch (e) {
+    if (e instanceof RestError) throw e; // no mail server configured: 503 mail_not_configured
+    ctx.log.warn({ err: e }, 'history email report: send failed');
+    throw new RestError('email_send_failed', 'Failed to send test email.', 500);
+  }
+  return { body: { success: true, message: `Test email sent successfully to ${to}.` } };
+}

@@ -1,0 +1,95 @@
+/**
+ * The legacy loggers Lintel writes as: their slugs, capabilities, `via` line and message templates
+ * by message key (the uninterpolated `message` of each row), in the legacy wording.
+ */
+import type { Capability } from '../../auth/roles.ts';
+
+export interface LoggerInfo {
+  name: string;
+  via: string | null;
+  /** Who may read its events (the legacy logger capability). */
+  capability: Capability;
+  messages: Record<string, string>;
+}
+
+export const LOGGERS: Record<string, LoggerInfo> = {
+  CustomEntryLogger: {
+    name: 'Custom Entry Logger',
+    via: null,
+    capability: 'edit_others_posts',
+    messages: { custom_entry_added: 'Added a custom entry: {message}' },
+  },
+  SimplePostLogger: {
+    name: 'Post Logger',
+    via: null,
+    capability: 'edit_others_posts',
+    messages: {
+      post_created: 'Created {post_type} "{post_title}"',
+      post_updated: 'Updated {post_type} "{post_title}"',
+      post_trashed: 'Moved {post_type} "{post_title}" to the trash',
+      post_restored: 'Restored {post_type} "{post_title}" from the trash',
+      post_deleted: 'Deleted {post_type} "{post_title}"',
+    },
+  },
+  SimpleCategoriesLogger: {
+    name: 'Categories Logger',
+    via: null,
+    capability: 'manage_categories',
+    messages: {
+      created_term: 'Added term "{term_name}" in taxonomy "{term_taxonomy}"',
+      edited_term: 'Edited term "{to_term_name}" in taxonomy "{to_term_taxonomy}"',
+      deleted_term: 'Deleted term "{term_name}" from taxonomy "{term_taxonomy}"',
+    },
+  },
+  Plugin_Redirection: {
+    name: 'Redirection',
+    via: 'In plugin Redirection',
+    capability: 'manage_options',
+    messages: {
+      redirection_redirection_added: 'Added a redirection for URL "{source_url}"',
+      redirection_redirection_edited: 'Edited redirection for URL "{prev_source_url}"',
+      redirection_redirection_enabled: 'Enabled redirection for {items_count} URL(s)',
+      redirection_redirection_disabled: 'Disabled redirection for {items_count} URL(s)',
+      redirection_redirection_deleted: 'Deleted redirection for {items_count} URL(s)',
+      redirection_group_added: 'Added redirection group "{group_name}"',
+      redirection_group_edited: 'Edited redirection group "{prev_group_name}"',
+      redirection_group_enabled: 'Enabled {items_count} redirection group(s)',
+      redirection_group_disabled: 'Disabled {items_count} redirection group(s)',
+      redirection_group_deleted: 'Deleted {items_count} redirection group(s)',
+      redirection_options_saved: 'Updated redirection options',
+      redirection_options_removed_all: 'Removed all redirection options and deleted tables',
+      redirection_imported: 'Imported {items_count} redirection(s)',
+    },
+  },
+  SimpleUserLogger: {
+    name: 'User Logger',
+    via: null,
+    capability: 'manage_options',
+    messages: {
+      user_logged_in: 'Logged in',
+      user_login_failed: 'Failed to login with username "{login}" (incorrect password entered)',
+      user_unknown_login_failed: 'Failed to login with username "{failed_username}" (username does not exist)',
+      user_created: 'Created user {created_user_login} ({created_user_email}) with role {created_user_role}',
+      user_updated_profile: 'Edited the profile for user "{edited_user_login}" ({edited_user_email})',
+      user_application_password_created: 'Added application password "{application_password_name}" for user "{edited_user_login}"',
+      user_application_password_deleted: 'Deleted application password "{application_password_name}" for user "{edited_user_login}"',
+    },
+  },
+  SimpleOptionsLogger: {
+    name: 'Options Logger',
+    via: null,
+    capability: 'manage_options',
+    messages: { option_updated: 'Updated setting "{option}" on the "{option_page}" settings page' },
+  },
+};
+
+/** The post and term loggers show a post type or taxonomy by its label ("Updated event", `in taxonomy "Tag"`). */
+const LABELS: Record<string, Record<string, string>> = {
+  post_type: { tribe_events: 'event', tribe_venue: 'venue', tribe_organizer: 'organizer' },
+  term_taxonomy: { tribe_events_cat: 'Event Category', post_tag: 'Tag' },
+};
+
+/** `{key}` placeholders replaced by the context's values; unknown ones stay as written (as the legacy does). */
+export function interpolate(template: string, context: Record<string, string> | null): string {
+  return template.replace(/\{([A-Za-z0-9_.]+)\}/g, (m, k: string) => (context && k in context ? (LABELS[k]?.[context[k]] ?? context[k]) : m));
+}

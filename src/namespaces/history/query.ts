@@ -1,0 +1,160 @@
+/**
+ * The events list's arguments turned into a store filter: dates in the site's zone become GMT
+ * bounds, `LoggerSlug:message_key` pairs are split, the reader's loggers are applied, and the
+ * grouped or ungrouped path is chosen as the legacy query chooses it.
+ */
+import { can, type User } from '../../auth/roles.ts';
+import type { Clock } from '../../clock.ts';
+import { toObject } from '../../contract/coerce.ts';
+import type { HistoryFilter } from '../../store/history.ts';
+import { fmt, wallToInstant } from '../calendar/dates.ts';
+import { invalidParam } from '../calendar/common.ts';
+import { LOGGERS } from './loggers.ts';
+
+export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as const;
+
+/** The list arguments a filter is built from (has-updates passes the same). */
+export interface ListArgs {
+  search?: string;
+  include?: number[];
+  max_id_first_page?: number;
+  since_id?: number;
+  since_date?: string;
+  date_from?: string;
+  date_to?: string;
+  dates?: string[];
+  lastdays?: number;
+  months?: string[];
+  loglevels?: string[];
+  loggers?: string[];
+  messages?: string[];
+  users?: number[];
+  user?: number;
+  initiator?: unknown;
+  ip_address?: string;
+  context_filters?: unknown;
+  metadata_search?: string;
+  ungrouped?: boolean;
+  only_sticky?: boolean;
+  exclude_search?: string;
+  exclude_loglevels?: string[];
+  exclude_loggers?: string[];
+  exclude_messages?: string[];
+  exclude_users?: number[];
+  exclude_user?: number;
+  exclude_initiator?: unknown;
+}
+
+/** Loggers the user may read; null when every logger is readable. */
+export function readableLoggers(user: User | null): string[] | null {
+  if (can(user, 'manage_options')) return null;
+  return Object.entries(LOGGERS).filter(([, l]) => can(user, l.capability)).map(([slug]) => slug);
+}
+
+function initiators(name: string, v: unknown): string[] | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const list = Array.isArray(v) ? v : [v];
+  if (!list.every((x) => typeof x === 'string' && (INITIATORS as readonly string[]).includes(x))) {
+    throw invalidParam(name, `${name} is not one of ${INITIATORS.join(', ')}`);
+  }
+  return list as string[];
+}
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}|x)$/;
+function validIp(s: string): boolean {
+  const m = IPV4.exec(s);
+  if (m) return m.slice(1, 5).every((p) => p === 'x' || Number(p) <= 255);
+  return /^[0-9a-f:]+(:x)?$/i.test(s) && s.includes(':');
+}
+
+function messagePairs(list: string[] | undefined) {
+  return list?.map((m) => {
+    const i = m.indexOf(':');
+    return i < 0 ? { logger: m, key: '' } : { logger: m.slice(0, i), key: m.slice(i + 1) };
+  });
+}
+
+/** A local wall time in the zone as a GMT `Y-m-d H:i:s`. */
+function gmtOf(y: number, mo: number, d: number, h: number, mi: number, s: number, zone: string): string {
+  return fmt(wallToInstant(new Date(Date.UTC(y, mo, d, h, mi, s)), zone));
+}
+
+/** `date_from`/`date_to`: a Unix timestamp, or `Y-m-d` (the start or the end of that day in the site's zone). */
+function bound(v: string | undefined, end: boolean, zone: string): string | null {
+  if (v === undefined || v === '') return null;
+  if (/^\d+$/.test(v)) return fmt(new Date(Number(v) * 1000));
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (m) return end ? gmtOf(+m[1], +m[2] - 1, +m[3], 23, 59, 59, zone) : gmtOf(+m[1], +m[2] - 1, +m[3], 0, 0, 0, zone);
+  const t = Date.parse(v.replace(' ', 'T'));
+  return Number.isNaN(t) ? null : fmt(new Date(t));
+}
+
+function monthRange(ym: string, zone: string): [string, string] | null {
+  const m = /^(\d{4})-(\d{2})$/.exec(ym);
+  if (!m) return null;
+  const y = +m[1];
+  const mo = +m[2] - 1;
+  const last = new Date(Date.UTC(y, mo + 1, 0)).getUTCDate();
+  return [gmtOf(y, mo, 1, 0, 0, 0, zone), gmtOf(y, mo, last, 23, 59, 59, zone)];
+}
+
+export function buildFilter(a: ListArgs, reader: User | null, zone: string, clock: Clock): HistoryFilter {
+  const words = a.search?.trim().split(/\s+/).filter(Boolean);
+  const f: HistoryFilter = {
+    readable: readableLoggers(reader),
+    // Searches list every matching event on its own, as the legacy query does.
+    grouped: !a.ungrouped && !words?.length && !a.metadata_search,
+    include: a.include,
+    words,
+    excludeWords: a.exclude_search?.trim().split(/\s+/).filter(Boolean),
+    metadataSearch: a.metadata_search || undefined,
+    levels: a.loglevels,
+    excludeLevels: a.exclude_loglevels,
+    loggers: a.loggers,
+    excludeLoggers: a.exclude_loggers,
+    messages: messagePairs(a.messages),
+    excludeMessages: messagePairs(a.exclude_messages),
+    users: a.user !== undefined ? [...(a.users ?? []), a.user] : a.users,
+    excludeUsers: a.exclude_user !== undefined ? [...(a.exclude_users ?? []), a.exclude_user] : a.exclude_users,
+    initiators: initiators('initiator', a.initiator),
+    excludeInitiators: initiators('exclude_initiator', a.exclude_initiator),
+    sinceId: a.since_id,
+    sinceDate: a.since_date,
+    maxId: a.max_id_first_page,
+    onlySticky: a.only_sticky,
+  };
+  if (a.since_date !== undefined && !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(a.since_date)) throw invalidParam('since_date', 'Invalid date.');
+  if (a.ip_address !== undefined) {
+    if (!validIp(a.ip_address)) throw invalidParam('ip_address');
+    f.ip = a.ip_address;
+  }
+  if (a.context_filters !== undefined) {
+    const o = toObject(a.context_filters);
+    if (typeof o !== 'object' || o === null || Array.isArray(o) || !Object.values(o).every((v) => typeof v === 'string' || typeof v === 'number')) {
+      throw invalidParam('context_filters');
+    }
+    f.contextFilters = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
+  }
+  // date_from/date_to and lastdays narrow the list; months and `dates` entries are alternatives.
+  const now = clock.now();
+  const since = (n: number) => fmt(new Date(now.getTime() - n * 86_400_000));
+  const after = [bound(a.date_from, false, zone), a.lastdays !== undefined ? since(a.lastdays) : null].filter((x) => x !== null).sort();
+  if (after.length) f.after = after[after.length - 1];
+  const before = bound(a.date_to, true, zone);
+  if (before) f.before = before;
+  const ranges: [string | null, string | null][] = [];
+  for (const ym of a.months ?? []) {
+    const r = monthRange(ym, zone);
+    if (r) ranges.push(r);
+  }
+  for (const d of a.dates ?? []) {
+    const month = /^month:(\d{4}-\d{2})$/.exec(d);
+    const days = /^lastdays:(\d+)$/.exec(d);
+    if (month) {
+      const r = monthRange(month[1], zone);
+      if (r) ranges.push(r);
+    } else if (days) ranges.push([since(Number(days[1])), null]);
+  }
+  if (ranges.length) f.ranges = ranges;
+  return f;
+}

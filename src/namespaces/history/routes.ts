@@ -1,0 +1,344 @@
+/** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
+import { z } from 'zod';
+import { can } from '../../auth/roles.ts';
+import { arg, item } from '../../contract/args.ts';
+import { RestError, coreErrors } from '../../contract/errors.ts';
+import { needs, type Permission } from '../../contract/permission.ts';
+import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { Services } from '../../services.ts';
+import type { HistoryRow } from '../../store/history.ts';
+import { invalidParam } from '../calendar/common.ts';
+import { fmt } from '../calendar/dates.ts';
+import { emailPreview, htmlPreview } from './email-report.ts';
+import { logEvent } from './log.ts';
+import { LOGGERS } from './loggers.ts';
+import { buildFilter, readableLoggers, type ListArgs } from './query.ts';
+import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
+import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
+
+export const NAMESPACE = 'history/v1';
+const P = (path: string) => `/${NAMESPACE}${path}`;
+const ID = '(?P<id>[\\d]+)';
+
+const viewer = needs('read', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view events.' });
+const updater = needs('manage_options', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to update events.' });
+const statsReader = needs('manage_options', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view stats.' });
+const admin: Permission = needs('manage_options');
+const loggedIn: Permission = needs('read');
+
+const strings = (description: string) => arg.array(z.string(), { description });
+const ints = (description: string) => arg.array(item.integer(), { description });
+const initiatorArg = (description: string) => arg.untyped({ description, keywords: { type: ['string', 'array'], items: { type: 'string' } } });
+
+function listArgs(sinceIdRequired: boolean) {
+  return {
+    context: arg.string({ description: 'Scope under which the request is made; determines fields present in response.', default: 'view' }),
+    page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
+    per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
+    search: arg.string({ description: 'Limit results to those matching a string.' }),
+    type: arg.enum(['overview', 'occasions'], { description: 'Type of result to return.', default: 'overview' }),
+    logRowID: arg.integer({ description: 'Limit result set to rows with id lower than this.' }),
+    occasionsID: arg.string({ description: 'Limit result set to rows with occasionsID equal to this.' }),
+    occasionsCount: arg.integer({ description: 'The number of occasions to get.' }),
+    occasionsCountMaxReturn: arg.integer({ description: 'The max number of occasions to return.' }),
+    include: arg.array(item.integer(), { description: 'Limit result set to specific IDs.', default: null }),
+    max_id_first_page: arg.integer({ description: 'Limit result set to rows with id equal or lower than this.' }),
+    since_id: arg.integer({ description: 'Limit result set to rows with id greater than this, i.e. more recent than since_id.', required: sinceIdRequired }),
+    since_date: arg.string({ description: 'Limit result set to events with date > since_date OR (date = since_date AND id > since_id). Use together with since_id for accurate new event detection.', format: 'date-time' }),
+    date_from: arg.string({ description: 'Limit result set to rows with date greater than or equal to this unix timestamp.' }),
+    date_to: arg.string({ description: 'Limit result set to rows with date less than or equal to this unix timestamp.' }),
+    dates: strings('Limit result set to rows with date within this range.'),
+    lastdays: arg.integer({ description: 'Limit result set to rows with date within this range.' }),
+    months: strings('Limit result set to rows with date within this range. Format: Y-m.'),
+    loglevels: strings('Limit result set to rows with log levels.'),
+    loggers: strings('Limit result set to rows with loggers.'),
+    messages: strings('Limit result set to rows with messages. Format: LoggerSlug:message.'),
+    users: ints('Limit result set to rows with user ids.'),
+    user: arg.integer({ description: 'Limit result set to rows with user id.' }),
+    offset: arg.integer({ description: 'Offset the result set by a specific number of items.' }),
+    include_sticky: arg.boolean({ description: 'Include sticky events in the result set.', default: false }),
+    only_sticky: arg.boolean({ description: 'Only return sticky events.', default: false }),
+    initiator: initiatorArg('Limit result set to events from specific initiator(s).'),
+    context_filters: arg.untyped({ description: 'Context filters as key-value pairs to filter events by context data.', keywords: { type: 'object', additionalProperties: { type: 'string' } } }),
+    ip_address: arg.string({ description: "Limit result set to events from this IP address. Anonymized IP addresses with a '.x' suffix are accepted." }),
+    metadata_search: arg.string({ description: 'Plain-text search in all event metadata.' }),
+    ungrouped: arg.boolean({ description: 'Return ungrouped events without occasions grouping.', default: false }),
+    surrounding_event_id: arg.integer({ description: 'Show events surrounding this event ID. Returns events chronologically before and after the specified event, regardless of other filters. Requires administrator privileges.' }),
+    surrounding_count: arg.integer({ description: 'Number of events to show before AND after the surrounding_event_id. Default 5, max 50.', default: 5, minimum: 1, maximum: 50 }),
+    exclude_search: arg.string({ description: 'Exclude events containing these words. Events matching this search will be hidden.' }),
+    exclude_loglevels: strings('Exclude events with these log levels.'),
+    exclude_loggers: strings('Exclude events from these loggers.'),
+    exclude_messages: strings('Exclude events with these messages. Format: LoggerSlug:message.'),
+    exclude_users: ints('Exclude events from these user IDs.'),
+    exclude_user: arg.integer({ description: 'Exclude events from this user ID.' }),
+    exclude_initiator: initiatorArg('Exclude events from specific initiator(s).'),
+  };
+}
+
+type List = ListArgs & {
+  page: number;
+  per_page: number;
+  type: 'overview' | 'occasions';
+  logRowID?: number;
+  occasionsID?: string;
+  occasionsCount?: number;
+  occasionsCountMaxReturn?: number;
+  offset?: number;
+  include_sticky: boolean;
+  surrounding_event_id?: number;
+  surrounding_count: number;
+  skip_count_query?: boolean;
+};
+
+async function siteOf(ctx: RestContext): Promise<ShapeSite> {
+  return { urls: ctx.urls, zone: (await ctx.store.options.site()).timezone };
+}
+
+/** Display names of the users who reacted to these events (shown with the reactions). */
+async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<number, string>> {
+  const ids = new Set<number>();
+  for (const r of rows) for (const list of Object.values(storedReactions(r.context))) list.forEach((i) => ids.add(i));
+  const names = new Map<number, string>();
+  for (const id of ids) {
+    const u = await ctx.store.users.byId(id);
+    if (u) names.set(id, u.displayName);
+  }
+  return names;
+}
+
+async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = false) {
+  const site = await siteOf(ctx);
+  const names = await reactionNames(ctx, rows);
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names }));
+}
+
+/** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */
+function linkHeader(ctx: RestContext, page: number, pages: number): string | undefined {
+  const base = ctx.urls.rest(ctx.route);
+  const pairs: [string, string][] = [];
+  const flatten = (k: string, v: unknown) => {
+    if (Array.isArray(v)) v.forEach((x, i) => flatten(`${k}[${i}]`, x));
+    else if (v && typeof v === 'object') for (const [kk, vv] of Object.entries(v)) flatten(`${k}[${kk}]`, vv);
+    else pairs.push([k, String(v ?? '')]);
+  };
+  for (const [k, v] of Object.entries(ctx.query)) if (k !== 'page') flatten(k, v);
+  const url = (p: number) => `${base}?${[...pairs, ['page', String(p)]].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+  const links: string[] = [];
+  if (page > 1) links.push(`<${url(Math.min(page - 1, pages))}>; rel="prev"`);
+  if (page < pages) links.push(`<${url(page + 1)}>; rel="next"`);
+  return links.length ? links.join(', ') : undefined;
+}
+
+async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
+  if (a.surrounding_event_id !== undefined) return surrounding(ctx, a.surrounding_event_id, a.surrounding_count);
+  if (a.type === 'occasions') {
+    if (a.logRowID === undefined || !a.occasionsID || a.occasionsCount === undefined) throw invalidParam(a.occasionsCount === undefined ? 'occasionsCount' : a.logRowID === undefined ? 'logRowID' : 'occasionsID');
+    const limit = Math.max(0, Math.min(a.occasionsCount, a.occasionsCountMaxReturn ?? a.occasionsCount));
+    return { body: await shapeAll(ctx, await ctx.store.history.occasions(a.occasionsID, a.logRowID, limit, readableLoggers(ctx.user))) };
+  }
+  const zone = (await ctx.store.options.site()).timezone;
+  const filter = buildFilter(a, ctx.user, zone, ctx.clock);
+  if (a.logRowID !== undefined) filter.belowId = a.logRowID;
+  const offset = a.offset ?? (a.page - 1) * a.per_page;
+  const [rows, total] = await Promise.all([
+    ctx.store.history.list(filter, { limit: a.per_page, offset }),
+    a.skip_count_query ? Promise.resolve(null) : ctx.store.history.count(filter),
+  ]);
+  const pages = total === null ? 0 : Math.ceil(total / a.per_page);
+  let body = await shapeAll(ctx, rows);
+  if (a.include_sticky && filter.grouped && !a.only_sticky) {
+    const sticky = await ctx.store.history.list({ readable: filter.readable, grouped: false, onlySticky: true }, { limit: 100, offset: 0 });
+    body = [...(await shapeAll(ctx, sticky, true)), ...body];
+  }
+  const headers: Record<string, string> = { 'X-WP-Total': String(total ?? 0), 'X-WP-TotalPages': String(pages), 'X-SimpleHistory-MaxId': String(rows[0]?.id ?? 0) };
+  if (rows[0]) headers['X-SimpleHistory-MaxDate'] = rows[0].date;
+  const link = linkHeader(ctx, a.page, pages);
+  if (link) headers.Link = link;
+  return { body, headers };
+}
+
+async function surrounding(ctx: RestContext, id: number, count: number): Promise<RestResult> {
+  if (!can(ctx.user, 'manage_options')) {
+    throw coreErrors.forbidden(ctx.user !== null, 'You do not have permission to view surrounding events. This feature requires administrator privileges.');
+  }
+  const s = await ctx.store.history.surrounding(id, count);
+  if (!s.center) throw eventNotFound();
+  const rows = [...s.before, s.center, ...s.after];
+  return {
+    body: await shapeAll(ctx, rows),
+    headers: {
+      'X-WP-Total': String(rows.length),
+      'X-WP-TotalPages': '1',
+      'X-SimpleHistory-CenterEventId': String(id),
+      'X-SimpleHistory-EventsBefore': String(s.after.length),
+      'X-SimpleHistory-EventsAfter': String(s.before.length),
+      'X-SimpleHistory-MaxId': String(Math.max(...rows.map((r) => r.id))),
+      'X-SimpleHistory-MinId': String(Math.min(...rows.map((r) => r.id))),
+      'X-SimpleHistory-MaxDate': rows[0].date,
+    },
+  };
+}
+
+async function hasUpdates(ctx: RestContext, a: List): Promise<RestResult> {
+  const zone = (await ctx.store.options.site()).timezone;
+  const keep: ListArgs = { ...a, ungrouped: true, exclude_search: undefined, exclude_loglevels: undefined, exclude_loggers: undefined, exclude_messages: undefined, exclude_users: undefined, exclude_user: undefined, exclude_initiator: undefined, only_sticky: false };
+  if (a.skip_count_query) return { body: { new_events_count: null } };
+  return { body: { new_events_count: await ctx.store.history.count(buildFilter(keep, ctx.user, zone, ctx.clock)) } };
+}
+
+const eventNotFound = () => new RestError('rest_event_invalid_id', 'Invalid event ID.', 404);
+
+async function loadEvent(ctx: RestContext, id: number): Promise<HistoryRow> {
+  const row = await ctx.store.history.byId(id);
+  if (!row) throw eventNotFound();
+  return row;
+}
+
+/** The event, if the reader may read its logger's events (403 otherwise). */
+async function loadReadableEvent(ctx: RestContext, id: number): Promise<HistoryRow> {
+  const row = await loadEvent(ctx, id);
+  const readable = readableLoggers(ctx.user);
+  if (readable && !readable.includes(row.logger)) throw coreErrors.forbidden(true, 'Sorry, you are not allowed to view this event.', 'rest_forbidden_context');
+  return row;
+}
+
+async function singleEvent(ctx: RestContext, id: number): Promise<RestResult> {
+  return { body: (await shapeAll(ctx, [await loadReadableEvent(ctx, id)]))[0] };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+async function createEntry(ctx: RestContext, a: { message: string; note?: string; level: string; date?: string }): Promise<RestResult> {
+  if (a.date !== undefined && !DATE.test(a.date)) {
+    throw new RestError('rest_invalid_date', 'Invalid date format. Please use Y-m-d H:i:s format (e.g., 2024-01-15 14:30:00).', 400);
+  }
+  await ctx.store.transaction((store) =>
+    logEvent(store, ctx, { logger: 'CustomEntryLogger', key: 'custom_entry_added', level: a.level, date: a.date, context: { message: a.message, note: a.note || undefined } }),
+  );
+  return { status: 201, body: { message: 'Event logged successfully', data: { status: 201 } } };
+}
+
+/** Stick and unstick: `_sticky` in the event's context. Unsticking an event that is not sticky answers it as it is. */
+async function setSticky(ctx: RestContext, id: number, sticky: boolean): Promise<RestResult> {
+  await loadEvent(ctx, id);
+  await ctx.store.transaction((store) => store.history.setContext(id, '_sticky', sticky ? '{}' : null));
+  return { body: (await shapeAll(ctx, [await loadEvent(ctx, id)]))[0] };
+}
+
+/** React and unreact: the reader's ID in `_reactions[type]`, idempotent. */
+async function react(ctx: RestContext, id: number, type: string, on: boolean): Promise<RestResult> {
+  const userId = ctx.user!.id;
+  // A reaction answers the whole event: only on events the reader may read.
+  await loadReadableEvent(ctx, id);
+  await ctx.store.transaction(async (store) => {
+    const row = await store.history.byId(id);
+    if (!row) throw new RestError('rest_event_not_found', 'Event not found.', 404);
+    const all = storedReactions(row.context);
+    const ids = new Set(all[type] ?? []);
+    if (on) ids.add(userId);
+    else ids.delete(userId);
+    all[type] = [...ids];
+    const kept = Object.fromEntries(Object.entries(all).filter(([, v]) => v.length));
+    await store.history.setContext(id, '_reactions', Object.keys(kept).length ? JSON.stringify(kept) : null);
+  });
+  return { body: (await shapeAll(ctx, [await loadEvent(ctx, id)]))[0] };
+}
+
+/** search-user reads `q` from the query string only. */
+async function searchUser(ctx: RestContext): Promise<RestResult> {
+  const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim() : '';
+  if (!q) throw new RestError('rest_invalid_param', 'Please provide a search query.', 400);
+  const users = await ctx.store.history.searchUsers(q, 20);
+  return { body: users.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name, id: String(u.id) })) };
+}
+
+async function searchOptions(ctx: RestContext): Promise<RestResult> {
+  const months = await ctx.store.history.months();
+  const readable = readableLoggers(ctx.user);
+  const now = ctx.clock.now();
+  const ago = (days: number) => fmt(new Date(now.getTime() - days * 86_400_000));
+  const filter = { readable, grouped: false } as const;
+  const [today, week] = await Promise.all([
+    ctx.store.history.count({ ...filter, after: ago(1) }),
+    ctx.store.history.count({ ...filter, after: ago(7) }),
+  ]);
+  return {
+    body: {
+      dates: { arr_days_and_pages: [], daysToShow: 30, result_months: months.map((yearMonth) => ({ yearMonth })) },
+      loggers: Object.entries(LOGGERS)
+        .filter(([slug]) => !readable || readable.includes(slug))
+        .map(([slug, l]) => ({
+          slug,
+          name: l.name,
+          search_data: { search: { label: `All ${l.name.toLowerCase()} activity`, options: Object.keys(l.messages).map((k) => `${slug}:${k}`) } },
+        })),
+      initiators: [
+        { value: 'wp_user', label: 'WordPress user' },
+        { value: 'web_user', label: 'Anonymous web user' },
+        { value: 'wp', label: 'WordPress' },
+        { value: 'wp_cli', label: 'WP-CLI' },
+        { value: 'other', label: 'Other' },
+      ],
+      has_ai_events: false,
+      pager_size: { page: 20, dashboard: 5 },
+      new_events_check_interval: 10000,
+      maps_api_key: '',
+      addons: { addons: [], has_extended_settings_add_on: false, has_premium_add_on: false },
+      has_failed_login_limit: false,
+      failed_login_limit_threshold: 0,
+      failed_login_suppressed_count: 0,
+      experimental_features_enabled: true,
+      events_admin_page_url: `${ctx.urls.admin}/admin.php?page=simple_history_admin_menu_page`,
+      settings_page_url: `${ctx.urls.admin}/options-general.php?page=simple_history_settings_page`,
+      stats_page_url: `${ctx.urls.admin}/admin.php?page=simple_history_stats_page`,
+      current_user_id: ctx.user?.id ?? 0,
+      current_user_can_manage_options: can(ctx.user, 'manage_options'),
+      stats: { num_events_today: today, num_events_last_7_days: week },
+    },
+  };
+}
+
+/** Lintel has no backfill of events from before it ran: nothing is pending. */
+function backfillStatus(): RestResult {
+  return { body: { completed: true, type_stats: {} } };
+}
+
+const idArg = { id: arg.integer({ description: 'Unique identifier for the event.' }) };
+const reactionArgs = { ...idArg, type: arg.enum(['thumbsup'], { description: 'Reaction type.', required: true }) };
+
+export function historyRoutes(services: Services): RouteDecl[] {
+  return [
+    route(NAMESPACE, P('/email-report/preview/email'), endpoint({ methods: ['POST', 'GET'], args: {}, permission: admin, handler: (ctx) => emailPreview(ctx, services.config) })),
+    route(NAMESPACE, P('/email-report/preview/html'), endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => htmlPreview(ctx) })),
+    route(
+      NAMESPACE,
+      P('/events'),
+      endpoint({ methods: ['GET'], args: { ...listArgs(false), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) }, permission: viewer, handler: (ctx, a: any) => listEvents(ctx, a) }),
+      endpoint({
+        methods: ['POST'],
+        args: {
+          message: arg.string({ description: 'Short message to log', required: true }),
+          note: arg.string({ description: 'Additional note or details about the event' }),
+          level: arg.enum(['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'], { description: 'Log level', default: 'info' }),
+          date: arg.string({ description: 'Date and time for the event in MySQL datetime format (Y-m-d H:i:s). If not provided, current time will be used.', format: 'date-time' }),
+        },
+        permission: admin,
+        handler: (ctx, a: any) => createEntry(ctx, a),
+      }),
+    ),
+    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: { ...listArgs(true), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) }, permission: viewer, handler: (ctx, a: any) => hasUpdates(ctx, a) })),
+    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, permission: viewer, handler: (ctx, a: any) => singleEvent(ctx, a.id) })),
+    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, permission: updater, handler: (ctx, a: any) => setSticky(ctx, a.id, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, permission: updater, handler: (ctx, a: any) => setSticky(ctx, a.id, false) })),
+    route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, permission: loggedIn, handler: (ctx, a: any) => react(ctx, a.id, a.type, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, permission: loggedIn, handler: (ctx, a: any) => react(ctx, a.id, a.type, false) })),
+    route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: backfillStatus })),
+    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
+    route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => searchUser(ctx) })),
+    ...STAT_NAMES.map((name: StatName) =>
+      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, permission: statsReader, handler: (ctx, a: any) => statsBody(ctx, name, a) })),
+    ),
+  ];
+}
+

@@ -1,0 +1,111 @@
+/** The legacy event object (prepare_item_for_response), field by field in the legacy order. */
+import { createHash } from 'node:crypto';
+import type { SiteUrls } from '../../http/site-urls.ts';
+import type { HistoryRow } from '../../store/history.ts';
+import { fmt, instantToWall } from '../calendar/dates.ts';
+import { escapeHtml } from '../oembed/document.ts';
+import { LOGGERS, interpolate } from './loggers.ts';
+
+export interface ShapeSite {
+  urls: SiteUrls;
+  zone: string;
+}
+
+/** The history page's address of an event (`link` and `permalink`). */
+export const eventLink = (urls: SiteUrls, id: number) => `${urls.admin}/admin.php?page=simple_history_admin_menu_page#simple-history/event/${id}`;
+
+function avatar(email: string | undefined, size: number): string {
+  const hash = email ? createHash('sha256').update(email.trim().toLowerCase()).digest('hex') : '';
+  return `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
+}
+
+function initiatorData(urls: SiteUrls, c: Record<string, string>) {
+  const email = c._user_email;
+  const img = email
+    ? `<img alt='' src='${avatar(email, 32).replace(/&/g, '&#038;')}' srcset='${avatar(email, 64).replace(/&/g, '&#038;')} 2x' class='avatar avatar-32 photo' height='32' width='32' loading='lazy' decoding='async'/>`
+    : '';
+  return {
+    user_id: c._user_id ?? null,
+    user_login: c._user_login ?? null,
+    user_email: email ?? null,
+    user_image: img,
+    user_avatar_url: avatar(email, 96),
+    user_profile_url: `${urls.admin}/profile.php`,
+    user_display_name: c._user_display_name ?? c._user_login ?? null,
+  };
+}
+
+/** The custom entry's note is its one detail, shown as the legacy key-value table. */
+function details(row: HistoryRow): { data: unknown[]; html: string | null } {
+  if (row.logger !== 'CustomEntryLogger') return { data: [], html: '' };
+  const note = row.context.note;
+  if (!note) return { data: [], html: null };
+  return {
+    data: [{ title: null, items: [{ name: 'Entry notes', new_value: note, slug_new: 'note' }] }],
+    html: `<table class="SimpleHistoryLogitem__keyValueTable"><tbody>\n                <tr>\n                    <td>Entry notes</td>\n                    <td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escapeHtml(note)}</span></td>\n                </tr>\n            </tbody></table>`,
+  };
+}
+
+/** The `_reactions` context value: reaction type → IDs of the users who reacted. */
+export function storedReactions(context: Record<string, string>): Record<string, number[]> {
+  try {
+    const v = JSON.parse(context._reactions ?? '{}') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, number[]>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Reactions as `{type: {count, user_ids, user_names, reacted}}`. */
+function reactions(row: HistoryRow, userId: number | null, names: Map<number, string>) {
+  const stored = storedReactions(row.context);
+  const out: Record<string, unknown> = {};
+  for (const [type, ids] of Object.entries(stored)) {
+    if (ids.length === 0) continue;
+    out[type] = { count: ids.length, user_ids: ids, user_names: ids.map((id) => names.get(id) ?? ''), reacted: userId !== null && ids.includes(userId) };
+  }
+  return Object.keys(out).length ? out : [];
+}
+
+export interface ShapeOptions {
+  stickyAppended?: boolean;
+  /** The reader's ID and the display names of reacting users: reactions are shown once an event has any. */
+  reader?: number | null;
+  names?: Map<number, string>;
+}
+
+export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = {}) {
+  const c = row.context;
+  const hasContext = Object.keys(c).length > 0;
+  const text = interpolate(row.message, hasContext ? c : null);
+  const d = details(row);
+  const link = eventLink(site.urls, row.id);
+  const gmt = new Date(`${row.date.replace(' ', 'T')}Z`);
+  const out: Record<string, unknown> = {
+    id: row.id,
+    date_local: fmt(instantToWall(gmt, site.zone)),
+    date_gmt: row.date,
+    via: LOGGERS[row.logger]?.via ?? null,
+    message: text,
+    message_html: escapeHtml(text).replace(/&#039;/g, "'"),
+    message_uninterpolated: row.message,
+    details_data: d.data,
+    details_html: d.html,
+    link,
+    logger: row.logger,
+    message_key: row.message_key,
+    loglevel: row.level,
+    initiator: row.initiator,
+    initiator_data: initiatorData(site.urls, c),
+    ip_addresses: {},
+    occasions_id: row.occasions_id,
+    subsequent_occasions_count: row.run_size,
+    sticky: '_sticky' in c,
+    sticky_appended: o.stickyAppended ?? false,
+    backfilled: '_backfilled_event' in c,
+  };
+  if ('_reactions' in c) out.reactions = reactions(row, o.reader ?? null, o.names ?? new Map());
+  out.context = hasContext ? c : null;
+  out.permalink = link;
+  return out;
+}

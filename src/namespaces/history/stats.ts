@@ -1,0 +1,153 @@
+/**
+ * The stats routes: counts of kinds of events in a date range, read from the store's hourly
+ * counts (flat in the size of the log). Each kind is a set of `Logger:message_key` pairs.
+ */
+import { arg } from '../../contract/args.ts';
+import type { RestContext } from '../../http/context.ts';
+import type { RestResult } from '../../contract/route.ts';
+import { fmt, wallToInstant, instantToWall } from '../calendar/dates.ts';
+import { phpDate } from '../redirection/json.ts';
+
+export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;
+export type StatName = (typeof STAT_NAMES)[number];
+
+export const statsArgs = {
+  context: arg.string({ description: 'Scope under which the request is made; determines fields present in response.' }),
+  page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
+  per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
+  search: arg.string({ description: 'Limit results to those matching a string.' }),
+  date_from: arg.integer({ description: 'Start date as Unix timestamp. If not provided, defaults to 30 days ago.' }),
+  date_to: arg.integer({ description: 'End date as Unix timestamp. If not provided, defaults to end of today.' }),
+  limit: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 50, minimum: 1, maximum: 100 }),
+  include_details: arg.boolean({ description: 'Whether to include detailed stats.', default: false }),
+};
+
+interface StatsArgs {
+  date_from?: number;
+  date_to?: number;
+  limit: number;
+  include_details: boolean;
+}
+
+/** What each summary figure counts. */
+const KINDS = {
+  logins: ['SimpleUserLogger:user_logged_in'],
+  failed_logins: ['SimpleUserLogger:user_login_failed', 'SimpleUserLogger:user_unknown_login_failed'],
+  profile_updates: ['SimpleUserLogger:user_updated_profile'],
+  added_users: ['SimpleUserLogger:user_created'],
+  removed_users: ['SimpleUserLogger:user_deleted'],
+  created: ['SimplePostLogger:post_created'],
+  updated: ['SimplePostLogger:post_updated'],
+  deleted: ['SimplePostLogger:post_deleted', 'SimplePostLogger:post_trashed'],
+  uploads: ['SimpleMediaLogger:attachment_created'],
+  edits: ['SimpleMediaLogger:attachment_updated'],
+  deletions: ['SimpleMediaLogger:attachment_deleted'],
+  plugin_updates: ['SimplePluginLogger:plugin_updated', 'SimplePluginLogger:plugin_bulk_updated'],
+  installations: ['SimplePluginLogger:plugin_installed'],
+  activations: ['SimplePluginLogger:plugin_activated'],
+  plugin_available: ['SimplePluginLogger:plugin_update_available'],
+  core_updates: ['SimpleCoreUpdatesLogger:core_updated', 'SimpleCoreUpdatesLogger:core_auto_updated'],
+  core_available: ['SimpleCoreUpdatesLogger:core_update_available'],
+  notes_added: ['SimpleHistoryNotesLogger:note_added'],
+  notes_resolved: ['SimpleHistoryNotesLogger:note_resolved'],
+} as const;
+
+type Kind = keyof typeof KINDS;
+
+/** The range: the request's Unix timestamps, or the last 30 days including today in the site's zone. */
+function dateRange(a: StatsArgs, zone: string, now: Date, site: { date_format: string; time_format: string }) {
+  const today = instantToWall(now, zone);
+  const day = (offset: number, h: number, m: number, s: number) =>
+    Math.floor(wallToInstant(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + offset, h, m, s)), zone).getTime() / 1000);
+  const from = a.date_from || day(-29, 0, 0, 0);
+  const to = a.date_to || day(0, 23, 59, 59);
+  const format = `${site.date_format} ${site.time_format}`;
+  return {
+    from,
+    to,
+    from_formatted: phpDate(format, new Date(from * 1000), 'UTC'),
+    to_formatted: phpDate(format, new Date(to * 1000), 'UTC'),
+    duration_days: Math.ceil((to - from) / 86400),
+  };
+}
+
+export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs): Promise<RestResult> {
+  const site = await ctx.store.options.site();
+  const range = dateRange(a, site.timezone, ctx.clock.now(), site);
+  const from = fmt(new Date(range.from * 1000));
+  const to = fmt(new Date(range.to * 1000));
+  const history = ctx.store.history;
+
+  if (name === 'peak-days' || name === 'peak-times' || name === 'activity-overview') {
+    const part = name === 'peak-days' ? 'dow' : name === 'peak-times' ? 'hour' : 'day';
+    const rows = await history.countsBy(part, site.timezone, from, to);
+    if (name === 'peak-days') {
+      const names = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+      const days = rows.toSorted((x, y) => Number(x.key) - Number(y.key));
+      return { body: { date_range: range, peak_days: days.map((r) => ({ day: r.key, count: String(r.n), day_name: names[Number(r.key)] })) } };
+    }
+    if (name === 'peak-times') {
+      const hours = rows.toSorted((x, y) => Number(x.key) - Number(y.key));
+      const hh = (h: string) => h.padStart(2, '0');
+      return { body: { date_range: range, peak_times: hours.map((r) => ({ hour: r.key, count: String(r.n), time_span: `${hh(r.key)}:00-${hh(r.key)}:59` })) } };
+    }
+    const byDay = new Map(rows.map((r) => [r.key, String(r.n)]));
+    const activity: { date: string; count: string | number }[] = [];
+    const first = instantToWall(new Date(range.from * 1000), site.timezone);
+    const last = fmt(instantToWall(new Date(range.to * 1000), site.timezone)).slice(0, 10);
+    for (let d = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate())); ; d.setUTCDate(d.getUTCDate() + 1)) {
+      const key = fmt(d).slice(0, 10);
+      if (key > last) break;
+      activity.push({ date: key, count: byDay.get(key) ?? 0 });
+    }
+    return { body: { date_range: range, activity_by_date: activity } };
+  }
+
+  const counts = await history.counts(from, to);
+  const n = (k: Kind) => KINDS[k].reduce((sum, m) => sum + (counts.byMessage.get(m) ?? 0), 0);
+  const sum = (o: Record<string, number>) => ({ ...o, total: Object.values(o).reduce((x, y) => x + y, 0) });
+  const users = sum({ logins: n('logins'), failed_logins: n('failed_logins'), profile_updates: n('profile_updates') });
+  const content = sum({ created: n('created'), updated: n('updated'), deleted: n('deleted') });
+  const media = sum({ uploads: n('uploads'), edits: n('edits'), deletions: n('deletions') });
+  const core = sum({ updates: n('core_updates'), available_updates: n('core_available') });
+  const notes = sum({ added: n('notes_added'), resolved: n('notes_resolved') });
+  const details = async (kinds: Record<string, Kind>) => {
+    const out: Record<string, unknown[]> = {};
+    for (const [key, kind] of Object.entries(kinds)) {
+      const pairs = KINDS[kind].map((m) => ({ logger: m.split(':')[0], key: m.split(':')[1] }));
+      out[key] = (await history.rowsOf(pairs, from, to, a.limit)).map((r) => ({ id: String(r.id), date: r.date, logger: r.logger, message_key: r.message_key, context: r.context }));
+    }
+    return out;
+  };
+  switch (name) {
+    case 'summary': {
+      const plugins = sum({ updates: n('plugin_updates'), installations: n('installations'), activations: n('activations') });
+      return { body: { date_range: range, total_events: counts.total, total_events_since_install: await history.totalEvents(), totals: { users, content, media, plugins, core, notes } } };
+    }
+    case 'users': {
+      const body: Record<string, unknown> = { date_range: range, summary: users };
+      if (a.include_details) body.details = await details({ successful_logins: 'logins', failed_logins: 'failed_logins', profile_updates: 'profile_updates', added_users: 'added_users', removed_users: 'removed_users' });
+      return { body };
+    }
+    case 'content': {
+      const body: Record<string, unknown> = { date_range: range, summary: content };
+      if (a.include_details) body.details = await details({ content_items_created_details: 'created', content_items_updated_details: 'updated', content_items_deleted_details: 'deleted' });
+      return { body };
+    }
+    case 'media': {
+      const body: Record<string, unknown> = { date_range: range, summary: media };
+      if (a.include_details) body.details = await details({ uploads: 'uploads', edits: 'edits', deletions: 'deletions' });
+      return { body };
+    }
+    case 'plugins': {
+      const plugins = sum({ updates: n('plugin_updates'), installations: n('installations'), activations: n('activations'), available_updates: n('plugin_available') });
+      const body: Record<string, unknown> = { date_range: range, summary: plugins };
+      if (a.include_details) body.details = await details({ updates: 'plugin_updates', installations: 'installations', activations: 'activations', available_updates: 'plugin_available' });
+      return { body };
+    }
+    case 'core':
+      return { body: { date_range: range, summary: core } };
+    default:
+      return { body: { date_range: range, summary: notes } };
+  }
+}

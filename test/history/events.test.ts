@@ -1,0 +1,212 @@
+/** history/v1: the events list and its filters, headers, single events, create, stick/unstick, react/unreact. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logEvent } from '../../src/namespaces/history/log.ts';
+import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let admin: string;
+let editor: string;
+
+const get = async (url: string, auth: string | null = admin) => app.server.inject({ url: `/wp-json/history/v1${url}`, headers: auth ? { authorization: auth } : {} });
+const post = async (url: string, body: unknown, auth: string | null = admin) =>
+  app.server.inject({ method: 'POST', url: `/wp-json/history/v1${url}`, headers: { ...(auth ? { authorization: auth } : {}), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+const ids = (res: { json(): unknown }) => (res.json() as { id: number }[]).map((e) => e.id);
+
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:08:00Z' } });
+  admin = await app.auth('administrator');
+  editor = await app.auth('editor');
+  // Events written through the logging module, as write paths write them.
+  const actor = { user: await app.store.users.byLogin('admin'), ip: '203.0.113.7', clock: app.services.clock };
+  const at = (d: string) => ({ date: d });
+  await logEvent(app.store, actor, { logger: 'Plugin_Redirection', key: 'redirection_group_added', context: { group_name: 'Marketing' }, ...at('2026-10-05 09:00:00') });
+  await logEvent(app.store, actor, { logger: 'Plugin_Redirection', key: 'redirection_options_saved', ...at('2026-11-20 10:00:00') });
+  await logEvent(app.store, actor, { logger: 'Plugin_Redirection', key: 'redirection_options_saved', ...at('2026-11-20 10:00:01') });
+  await logEvent(app.store, actor, { logger: 'Plugin_Redirection', key: 'redirection_options_saved', ...at('2026-11-20 10:00:02') });
+  await logEvent(app.store, { ...actor, user: null, initiator: 'web_user' }, { logger: 'SimpleUserLogger', key: 'user_login_failed', level: 'warning', context: { login: 'mallory' }, ...at('2026-11-20 11:00:00') });
+  await logEvent(app.store, actor, { logger: 'CustomEntryLogger', key: 'custom_entry_added', context: { message: 'Jazz night announced', note: 'See the programme' }, ...at('2026-11-21 08:00:00') });
+});
+afterAll(() => app.close());
+
+describe('GET /events', () => {
+  it('refuses anonymous readers with rest_forbidden_context 401', async () => {
+    const res = await get('/events', null);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view events.', data: { status: 401 } });
+  });
+
+  it('lists newest first, grouping consecutive occasions under their newest row, with the pagination headers', async () => {
+    const res = await get('/events?per_page=2');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.map((e: { message: string }) => e.message)).toEqual(['Added a custom entry: Jazz night announced', 'Failed to login with username "mallory" (incorrect password entered)']);
+    expect(res.headers['x-wp-total']).toBe('4');
+    expect(res.headers['x-wp-totalpages']).toBe('2');
+    expect(res.headers['x-simplehistory-maxid']).toBe(String(body[0].id));
+    expect(res.headers['x-simplehistory-maxdate']).toBe('2026-11-21 08:00:00');
+    expect(res.headers.link).toBe(`<${TEST_BASE}/wp-json/history/v1/events?per_page=2&page=2>; rel="next"`);
+    const page2 = (await get('/events?per_page=2&page=2')).json();
+    expect(page2[0]).toMatchObject({ message: 'Updated redirection options', subsequent_occasions_count: 3 });
+  });
+
+  it('shapes the event object as the legacy plugin does', async () => {
+    const [entry] = (await get('/events?per_page=1')).json();
+    expect(Object.keys(entry)).toEqual([
+      'id', 'date_local', 'date_gmt', 'via', 'message', 'message_html', 'message_uninterpolated', 'details_data', 'details_html', 'link', 'logger', 'message_key',
+      'loglevel', 'initiator', 'initiator_data', 'ip_addresses', 'occasions_id', 'subsequent_occasions_count', 'sticky', 'sticky_appended', 'backfilled', 'context', 'permalink',
+    ]);
+    expect(entry).toMatchObject({
+      date_local: '2026-11-21 03:00:00',
+      date_gmt: '2026-11-21 08:00:00',
+      message_uninterpolated: 'Added a custom entry: {message}',
+      details_data: [{ title: null, items: [{ name: 'Entry notes', new_value: 'See the programme', slug_new: 'note' }] }],
+      logger: 'CustomEntryLogger',
+      message_key: 'custom_entry_added',
+      loglevel: 'info',
+      initiator: 'wp_user',
+      initiator_data: { user_login: 'admin', user_email: 'admin@example.test' },
+      ip_addresses: {},
+      link: `${TEST_BASE}/wp-admin/admin.php?page=simple_history_admin_menu_page#simple-history/event/${entry.id}`,
+    });
+    // The client address is anonymised by default, as the legacy option does.
+    expect(entry.context).toMatchObject({ message: 'Jazz night announced', note: 'See the programme', _message_key: 'custom_entry_added', _user_login: 'admin', _server_remote_addr: '203.0.113.x' });
+  });
+
+  it('lists every occasion with ungrouped=true, and the earlier occasions with type=occasions', async () => {
+    const all = await get('/events?ungrouped=true&per_page=100');
+    expect(all.headers['x-wp-total']).toBe('6');
+    const [head] = (await get('/events?loggers=Plugin_Redirection&per_page=1')).json();
+    const occ = await get(`/events?type=occasions&logRowID=${head.id}&occasionsID=${head.occasions_id}&occasionsCount=2`);
+    expect(occ.json().map((e: { date_gmt: string }) => e.date_gmt)).toEqual(['2026-11-20 10:00:01', '2026-11-20 10:00:00']);
+    expect(occ.headers['x-wp-total']).toBeUndefined();
+  });
+
+  it('filters by search, loggers, loglevels, messages, users, initiator, ip, dates, context and their exclusions', async () => {
+    const messages = async (q: string) => (await get(`/events?ungrouped=true&per_page=100&${q}`)).json().map((e: { message_key: string }) => e.message_key);
+    expect(await messages('search=jazz')).toEqual(['custom_entry_added']);
+    expect(await messages('loglevels[]=warning')).toEqual(['user_login_failed']);
+    expect(await messages('loggers=SimpleUserLogger,CustomEntryLogger')).toEqual(['custom_entry_added', 'user_login_failed']);
+    expect(await messages('messages[]=Plugin_Redirection:redirection_group_added')).toEqual(['redirection_group_added']);
+    expect(await messages('initiator=web_user')).toEqual(['user_login_failed']);
+    expect(await messages('exclude_initiator=wp_user')).toEqual(['user_login_failed']);
+    expect((await messages('users[]=1')).length).toBe(5);
+    expect((await messages('exclude_user=1'))).toEqual(['user_login_failed']);
+    expect(await messages('ip_address=203.0.113.x&loggers=SimpleUserLogger')).toEqual(['user_login_failed']);
+    expect(await messages('date_from=2026-10-01&date_to=2026-10-31')).toEqual(['redirection_group_added']);
+    expect(await messages('months[]=2026-10')).toEqual(['redirection_group_added']);
+    expect(await messages('lastdays=1')).toEqual(['custom_entry_added']);
+    expect(await messages('lastdays=2')).toEqual(['custom_entry_added', 'user_login_failed', 'redirection_options_saved', 'redirection_options_saved', 'redirection_options_saved']);
+    expect(await messages('context_filters[group_name]=Marketing')).toEqual(['redirection_group_added']);
+    expect(await messages('metadata_search=programme')).toEqual(['custom_entry_added']);
+    expect(await messages('exclude_search=options&exclude_loggers[]=SimpleUserLogger')).toEqual(['custom_entry_added', 'redirection_group_added']);
+    expect(await messages('exclude_loglevels[]=info')).toEqual(['user_login_failed']);
+    expect(await messages('exclude_messages[]=Plugin_Redirection:redirection_options_saved&exclude_messages[]=CustomEntryLogger:custom_entry_added')).toEqual(['user_login_failed', 'redirection_group_added']);
+  });
+
+  it('answers since_id, since_date, max_id_first_page, include and offset', async () => {
+    const all = ids(await get('/events?ungrouped=true&per_page=100'));
+    expect(ids(await get(`/events?ungrouped=true&since_id=${all[2]}`))).toEqual(all.slice(0, 2));
+    expect(ids(await get(`/events?ungrouped=true&max_id_first_page=${all[4]}`))).toEqual(all.slice(4));
+    expect(ids(await get(`/events?ungrouped=true&include=${all[0]},${all[5]}`))).toEqual([all[0], all[5]]);
+    expect(ids(await get('/events?ungrouped=true&offset=4'))).toEqual(all.slice(4));
+    expect(ids(await get('/events?ungrouped=true&since_date=2026-11-20 11:00:00'))).toEqual(all.slice(0, 1));
+  });
+
+  it('refuses bad arguments with the legacy errors', async () => {
+    expect((await get('/events?type=bogus')).json().data.params.type).toBe('type is not one of overview and occasions.');
+    expect((await get('/events?per_page=101')).statusCode).toBe(400);
+    const initiator = await get('/events?initiator=robot');
+    expect(initiator.statusCode).toBe(400);
+    expect(initiator.json().data.params.initiator).toBe('initiator is not one of wp_user, web_user, wp, wp_cli, other');
+    expect((await get('/events?ip_address=not-an-ip')).json().code).toBe('rest_invalid_param');
+    expect((await get('/events/has-updates')).json().code).toBe('rest_missing_callback_param');
+  });
+
+  it('shows an editor only the loggers an editor may read', async () => {
+    expect((await get('/events?ungrouped=true', editor)).json().map((e: { logger: string }) => e.logger)).toEqual(['CustomEntryLogger']);
+  });
+
+  it('surrounds an event for administrators only', async () => {
+    const all = ids(await get('/events?ungrouped=true&per_page=100'));
+    const res = await get(`/events?surrounding_event_id=${all[3]}&surrounding_count=1`);
+    expect(ids(res)).toEqual(all.slice(2, 5));
+    expect(res.headers['x-simplehistory-centereventid']).toBe(String(all[3]));
+    const refused = await get(`/events?surrounding_event_id=${all[3]}`, editor);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('You do not have permission to view surrounding events. This feature requires administrator privileges.');
+  });
+});
+
+describe('has-updates and single events', () => {
+  it('counts the events after since_id', async () => {
+    const all = ids(await get('/events?ungrouped=true&per_page=100'));
+    expect((await get(`/events/has-updates?since_id=${all[3]}`)).json()).toEqual({ new_events_count: 3 });
+  });
+
+  it('answers one event, 404 rest_event_invalid_id for an unknown one, 403 for a logger the reader may not read', async () => {
+    const all = ids(await get('/events?ungrouped=true&per_page=100'));
+    expect((await get(`/events/${all[0]}`)).json().id).toBe(all[0]);
+    expect((await get('/events/999999')).json()).toEqual({ code: 'rest_event_invalid_id', message: 'Invalid event ID.', data: { status: 404 } });
+    expect((await get(`/events/${all[1]}`, editor)).json().code).toBe('rest_forbidden_context');
+  });
+});
+
+describe('POST /events', () => {
+  it('creates a custom entry: 201 with the legacy body, then listed', async () => {
+    const res = await post('/events', { message: 'Deployed v2', note: 'by CI', level: 'notice', date: '2026-11-21 09:00:00' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ message: 'Event logged successfully', data: { status: 201 } });
+    const [entry] = (await get('/events?search=Deployed')).json();
+    expect(entry).toMatchObject({ loglevel: 'notice', date_gmt: '2026-11-21 09:00:00', message: 'Added a custom entry: Deployed v2' });
+  });
+
+  it('refuses bad dates, levels and anonymous writers', async () => {
+    expect((await post('/events', { message: 'x', date: '2026-11-21T09:00:00' })).json().code).toBe('rest_invalid_date');
+    expect((await post('/events', { message: 'x', level: 'bogus' })).json().code).toBe('rest_invalid_param');
+    expect((await post('/events', { level: 'info' })).json().code).toBe('rest_missing_callback_param');
+    expect((await post('/events', { message: 'x' }, null)).statusCode).toBe(401);
+    expect((await post('/events', { message: 'x' }, editor)).statusCode).toBe(403);
+  });
+});
+
+describe('stick, unstick, react, unreact', () => {
+  it('sticks and unsticks; unsticking an event that is not sticky answers the event', async () => {
+    const [first] = ids(await get('/events?ungrouped=true&per_page=1'));
+    const stuck = await post(`/events/${first}/stick`, {});
+    expect(stuck.json()).toMatchObject({ id: first, sticky: true, context: { _sticky: '{}' } });
+    expect(ids(await get('/events?only_sticky=true'))).toEqual([first]);
+    const withSticky = (await get('/events?include_sticky=true&per_page=2')).json();
+    expect(withSticky[0]).toMatchObject({ id: first, sticky_appended: true });
+    expect((await post(`/events/${first}/unstick`, {})).json().sticky).toBe(false);
+    const again = await post(`/events/${first}/unstick`, {});
+    expect(again.statusCode).toBe(200);
+    expect(again.json().sticky).toBe(false);
+    expect((await post('/events/999999/stick', {})).json().code).toBe('rest_event_invalid_id');
+    expect((await post(`/events/${first}/stick`, {}, null)).json()).toMatchObject({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to update events.' });
+  });
+
+  it('records reactions per user, idempotently, and takes them back', async () => {
+    const [first] = ids(await get('/events?ungrouped=true&per_page=1'));
+    await post(`/events/${first}/react`, { type: 'thumbsup' });
+    const twice = await post(`/events/${first}/react`, { type: 'thumbsup' });
+    expect(twice.json().reactions).toEqual({ thumbsup: { count: 1, user_ids: [1], user_names: ['admin'], reacted: true } });
+    const byEditor = await post(`/events/${first}/react`, { type: 'thumbsup' }, editor);
+    expect(byEditor.json().reactions.thumbsup).toMatchObject({ count: 2, reacted: true });
+    expect((await post(`/events/${first}/unreact`, { type: 'thumbsup' })).json().reactions.thumbsup).toMatchObject({ count: 1, reacted: false });
+    expect((await post(`/events/${first}/react`, { type: 'heart' })).statusCode).toBe(400);
+    expect((await post('/events/999999/react', { type: 'thumbsup' })).statusCode).toBe(404);
+  });
+
+  it('answers reactions and occasions only for events of loggers the reader may read', async () => {
+    const saved = (await get('/events?ungrouped=true&per_page=20')).json().find((e: { logger: string; message: string }) => e.message === 'Updated redirection options');
+    const subscriber = await app.auth('subscriber');
+    const refused = await post(`/events/${saved.id}/react`, { type: 'thumbsup' }, editor);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('rest_forbidden_context');
+    expect((await post(`/events/${saved.id}/react`, { type: 'thumbsup' }, subscriber)).statusCode).toBe(403);
+    expect((await get(`/events/${saved.id}`)).json().reactions ?? {}).toEqual({}); // nothing was written
+    const occasions = `/events?type=occasions&logRowID=${saved.id + 1}&occasionsID=${saved.occasions_id}&occasionsCount=5`;
+    expect((await get(occasions)).json().length).toBeGreaterThan(0);
+    expect((await get(occasions, editor)).json()).toEqual([]);
+  });
+});

@@ -1,0 +1,143 @@
+/** history/v1 stats, search options, search-user, backfill status and the email report previews. */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logEvent } from '../../src/namespaces/history/log.ts';
+import { testApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let admin: string;
+let smtp: SMTPServer;
+const received: { from: string; to: string[]; data: string }[] = [];
+
+const get = async (t: TestApp, url: string, auth: string | null = admin) => t.server.inject({ url: `/wp-json/history/v1${url}`, headers: auth ? { authorization: auth } : {} });
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString('utf8') });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:08:00Z', LINTEL_SMTP_URL: `smtp://127.0.0.1:${port}`, LINTEL_MAIL_FROM: 'history@lintel.test' } });
+  admin = await app.auth('administrator');
+  const actor = { user: await app.store.users.byLogin('admin'), ip: '127.0.0.1', clock: app.services.clock };
+  // Site zone America/New_York: 2026-11-20 15:30 GMT is a Friday 10:30 local.
+  for (const [date, logger, key] of [
+    ['2026-11-20 15:30:00', 'SimplePostLogger', 'post_created'],
+    ['2026-11-20 15:45:00', 'SimplePostLogger', 'post_updated'],
+    ['2026-11-20 16:10:00', 'SimplePostLogger', 'post_trashed'],
+    ['2026-11-21 09:00:00', 'SimpleUserLogger', 'user_login_failed'],
+    ['2026-11-21 09:05:00', 'SimpleUserLogger', 'user_logged_in'],
+    ['2026-09-01 12:00:00', 'SimplePostLogger', 'post_created'],
+  ] as const) {
+    await logEvent(app.store, actor, { logger, key, date, context: { post_id: date, post_type: 'tribe_events', post_title: 'x', login: 'admin' } });
+  }
+});
+afterAll(async () => {
+  await app.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+describe('stats', () => {
+  it('summarises the last 30 days in the site zone by default, with the legacy date range', async () => {
+    const res = await get(app, '/stats/summary');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    // Today is 2026-11-21 in New York: from 2026-10-23 00:00 to 2026-11-21 23:59:59 local.
+    expect(body.date_range).toEqual({ from: 1792728000, to: 1795323599, from_formatted: 'October 23, 2026 4:00 am', to_formatted: 'November 22, 2026 4:59 am', duration_days: 31 });
+    expect(body.total_events).toBe(5);
+    expect(body.total_events_since_install).toBe(6);
+    expect(body.totals.content).toEqual({ created: 1, updated: 1, deleted: 1, total: 3 });
+    expect(body.totals.users).toEqual({ logins: 1, failed_logins: 1, profile_updates: 0, total: 2 });
+  });
+
+  it('honours date_from and date_to, and lists details on request', async () => {
+    const from = Date.parse('2026-08-01T00:00:00Z') / 1000;
+    const to = Date.parse('2026-09-30T00:00:00Z') / 1000;
+    const body = (await get(app, `/stats/content?date_from=${from}&date_to=${to}&include_details=true`)).json();
+    expect(body.summary).toEqual({ created: 1, updated: 0, deleted: 0, total: 1 });
+    expect(body.details.content_items_created_details).toHaveLength(1);
+  });
+
+  it('buckets peak days and times in the site zone, and fills every day of the activity overview', async () => {
+    expect((await get(app, '/stats/peak-times')).json().peak_times).toEqual([
+      { hour: '4', count: '2', time_span: '04:00-04:59' },
+      { hour: '10', count: '2', time_span: '10:00-10:59' },
+      { hour: '11', count: '1', time_span: '11:00-11:59' },
+    ]);
+    expect((await get(app, '/stats/peak-days')).json().peak_days).toEqual([
+      { day: '5', count: '3', day_name: 'Friday' },
+      { day: '6', count: '2', day_name: 'Saturday' },
+    ]);
+    const overview = (await get(app, '/stats/activity-overview')).json().activity_by_date;
+    expect(overview).toHaveLength(30);
+    expect(overview.at(-2)).toEqual({ date: '2026-11-20', count: '3' });
+    expect(overview[0]).toEqual({ date: '2026-10-23', count: 0 });
+  });
+
+  it('needs manage_options', async () => {
+    const res = await get(app, '/stats/summary', await app.auth('editor'));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('rest_forbidden_context');
+    expect((await get(app, '/stats/summary?limit=101')).statusCode).toBe(400);
+  });
+});
+
+describe('search options, search-user, backfill status', () => {
+  it('answers the search options with the months that have events and the loggers', async () => {
+    const body = (await get(app, '/search-options')).json();
+    expect(body.dates.result_months).toEqual([{ yearMonth: '2026-11' }, { yearMonth: '2026-09' }]);
+    expect(body.loggers.map((l: { slug: string }) => l.slug)).toContain('Plugin_Redirection');
+    expect(body.initiators[0]).toEqual({ value: 'wp_user', label: 'WordPress user' });
+    expect(body.current_user_can_manage_options).toBe(true);
+  });
+
+  it('finds users by the q query parameter, and needs one', async () => {
+    expect((await get(app, '/search-user?q=adm')).json()).toEqual([{ ID: '1', user_login: 'admin', user_nicename: 'admin', user_email: 'admin@example.test', display_name: 'admin', id: '1' }]);
+    const empty = await get(app, '/search-user');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('Please provide a search query.');
+  });
+
+  it('reports no pending backfill', async () => {
+    expect((await get(app, '/backfill-status')).json()).toEqual({ completed: true, type_stats: {} });
+  });
+});
+
+describe('email report previews', () => {
+  it('renders the HTML preview', async () => {
+    const res = await get(app, '/email-report/preview/html');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('<strong>5</strong> events');
+  });
+
+  it('sends the email preview to the administrator through the configured SMTP server', async () => {
+    const res = await app.server.inject({ method: 'POST', url: '/wp-json/history/v1/email-report/preview/email', headers: { authorization: admin } });
+    expect(res.json()).toEqual({ success: true, message: 'Test email sent successfully to admin@example.test.' });
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ from: 'history@lintel.test', to: ['admin@example.test'] });
+    expect(received[0].data).toMatch(/^Subject: .*Weekly_activity_summary/m);
+    expect(received[0].data).toContain('<strong>5</strong> events');
+  });
+
+  it('answers 503 mail_not_configured without an SMTP server', async () => {
+    const bare = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:08:00Z' } });
+    try {
+      const res = await bare.server.inject({ url: '/wp-json/history/v1/email-report/preview/email', headers: { authorization: await bare.auth('administrator') } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().code).toBe('mail_not_configured');
+    } finally {
+      await bare.close();
+    }
+  });
+});
