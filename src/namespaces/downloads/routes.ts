@@ -1,0 +1,123 @@
+/**
+ * downloads: the download manager's public helpers. Packages may be locked by passwords (several,
+ * each with its own usage count and limit) or by a captcha; either unlock hands out an expiring
+ * download link with a use limit, which Lintel serves itself (`links.ts`). Errors travel in the
+ * body with status 200, as the legacy handlers answer with wp_send_json.
+ */
+import { sameSecret } from '../../auth/secrets.ts';
+import { publicAccess } from '../../contract/permission.ts';
+import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
+import type { RestContext } from '../../http/context.ts';
+import { randomAlnum } from '../../random.ts';
+import type { Services } from '../../services.ts';
+import type { DownloadPackage } from '../../store/downloads.ts';
+import type { Store } from '../../store/store.ts';
+import { upstreamFetcher, type Fetcher } from '../../upstream/fetch.ts';
+import { downloadLink } from './links.ts';
+
+const NAMESPACE = 'downloads';
+const P = (path: string) => `/${NAMESPACE}${path}`;
+/** How often and how long a download link may be used (the legacy private-link defaults). */
+export const KEY_USES = 3;
+export const KEY_LIFETIME_S = 3600;
+/** The search's page size (WordPress's default posts_per_page). */
+const SEARCH_LIMIT = 10;
+const POST_TYPE = 'download_package';
+
+const CAPTCHA_FAILED = { error: 'Captcha Verification Failed!' };
+const WRONG_PASSWORD = 'Wrong Password! &nbsp;<span class="color-red">Try Again</span>';
+
+const packageId = (v: unknown): number => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : 0;
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+};
+
+/** Makes a download key for the package and answers its link. */
+async function issueLink(ctx: RestContext, store: Store, pkg: DownloadPackage): Promise<string> {
+  const key = randomAlnum(32);
+  await store.downloads.createKey(key, pkg.id, new Date(ctx.clock.now().getTime() + KEY_LIFETIME_S * 1000), KEY_USES);
+  return downloadLink(ctx.urls.base, pkg, key);
+}
+
+/** The stored password equal to `given`, compared in constant time against every one (no early exit). */
+export function matchPassword(passwords: string[], given: string): string | null {
+  let found: string | null = null;
+  for (const p of passwords) if (sameSecret(p, given) && found === null) found = p;
+  return found;
+}
+
+async function validatePassword(ctx: RestContext) {
+  const id = packageId(ctx.params.__wpdm_ID);
+  const password = ctx.params.password;
+  if (!id || typeof password !== 'string' || password === '') return { msg: 'Invalid request!', success: false };
+  return ctx.store.transaction(async (store) => {
+    // The row stays locked until the use is counted, so two requests cannot both take the last use.
+    const pkg = await store.downloads.get(id, true);
+    if (!pkg || !pkg.passwordLock || pkg.passwords.length === 0) return { success: false, message: 'Invalid request!' };
+    const match = matchPassword(pkg.passwords, password);
+    if (match === null) return { success: false, message: WRONG_PASSWORD };
+    if (pkg.passwordUsageLimit > 0 && (pkg.passwordUsage[match] ?? 0) >= pkg.passwordUsageLimit) return { success: false, message: 'Password usages limit exceeded' };
+    await store.downloads.countUse(pkg.id, match);
+    return { success: true, downloadurl: await issueLink(ctx, store, pkg) };
+  });
+}
+
+async function validateCaptcha(services: Pick<Services, 'config'>, fetch: Fetcher, ctx: RestContext) {
+  const { captchaVerifyUrl, captchaSecret } = services.config;
+  const token = ctx.params.reCaptchaVerify;
+  // No verifier configured: every captcha fails, as on the legacy site without reCAPTCHA keys.
+  if (!captchaVerifyUrl || typeof token !== 'string' || token === '') return CAPTCHA_FAILED;
+  const pkg = await ctx.store.downloads.get(packageId(ctx.params.__wpdm_ID));
+  // A captcha proves a human, not a password: a password-locked package needs its password.
+  if (!pkg || pkg.passwordLock) return CAPTCHA_FAILED;
+  let verified = false;
+  try {
+    const res = await fetch(captchaVerifyUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ secret: captchaSecret, response: token, remoteip: ctx.ip }).toString(),
+    });
+    verified = res.status === 200 && (JSON.parse(res.body.toString('utf8')) as { success?: unknown }).success === true;
+  } catch (e) {
+    ctx.log.warn({ err: e }, 'downloads: captcha verifier did not answer');
+  }
+  if (!verified) return CAPTCHA_FAILED;
+  return ctx.store.transaction(async (store) => ({ downloadurl: await issueLink(ctx, store, pkg) }));
+}
+
+async function search(ctx: RestContext) {
+  const keyword = ctx.params.search;
+  // No keyword: the legacy handler outputs nothing, which the API answers as null.
+  if (typeof keyword !== 'string' || keyword.trim() === '') return null;
+  const premium = Number(ctx.params.premium) > 0;
+  const found = await ctx.store.downloads.search(keyword.trim(), { premiumOnly: premium, limit: SEARCH_LIMIT });
+  return {
+    total: found.total,
+    packages: found.packages.map((p) => ({ ID: p.id, post_title: p.title, post_content: p.content })),
+    q: {
+      post_type: POST_TYPE,
+      s: keyword.trim(),
+      posts_per_page: SEARCH_LIMIT,
+      ...(premium ? { meta_query: [{ key: 'base_price', value: 0, compare: '>', type: 'NUMERIC' }] } : {}),
+    },
+  };
+}
+
+export function downloadsRoutes(services: Pick<Services, 'config'>, fetch: Fetcher = upstreamFetcher(services.config)): RouteDecl[] {
+  const post = (path: string, handler: (ctx: RestContext) => Promise<unknown>) =>
+    route(NAMESPACE, P(path), endpoint({ methods: ['POST'], args: {}, permission: publicAccess, handler: async (ctx) => ({ body: await handler(ctx) }) }));
+  return [
+    post('/validate-captcha', (ctx) => validateCaptcha(services, fetch, ctx)),
+    post('/validate-password', validatePassword),
+    route(NAMESPACE, P('/search'), endpoint({
+      methods: ['GET'],
+      args: {},
+      permission: publicAccess,
+      handler: async (ctx) => {
+        const found = await search(ctx);
+        // The pipeline sends no body for null; the legacy answer is the JSON text `null`.
+        return found ? { body: found } : { body: 'null', raw: { contentType: 'application/json; charset=UTF-8' } };
+      },
+    })),
+  ];
+}
