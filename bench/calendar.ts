@@ -30,19 +30,19 @@ const MAX_MS = 1_500;
 const CLOCK = '2026-11-21T12:08:00Z';
 const NS = '/wp-json/calendar/events/v1';
 
-interface Timing { requests: number; mean_ms: number; p50: number; p99: number; body: unknown }
+export interface Timing { requests: number; mean_ms: number; p50: number; p99: number; body: unknown }
 
 /** Mean, p50 and p99 ms of a bounded loop of injects (after a short warm-up); `url(i)` may rotate. */
-async function time(app: TestApp, url: (i: number) => string, expectStatus = 200): Promise<Timing> {
-  for (let i = 0; i < 5; i++) await app.server.inject({ method: 'GET', url: url(i) });
-  const first = await app.server.inject({ method: 'GET', url: url(0) });
+export async function time(app: TestApp, url: (i: number) => string, expectStatus = 200, headers: Record<string, string> = {}): Promise<Timing> {
+  for (let i = 0; i < 5; i++) await app.server.inject({ method: 'GET', url: url(i), headers });
+  const first = await app.server.inject({ method: 'GET', url: url(0), headers });
   if (first.statusCode !== expectStatus) throw new Error(`${url(0)}: ${first.statusCode}, expected ${expectStatus}: ${first.body.slice(0, 300)}`);
   const ms: number[] = [];
   const start = performance.now();
   let bad = 0;
   while (ms.length < MAX_REQUESTS && performance.now() - start < MAX_MS) {
     const t = performance.now();
-    const res = await app.server.inject({ method: 'GET', url: url(ms.length + 1) });
+    const res = await app.server.inject({ method: 'GET', url: url(ms.length + 1), headers });
     ms.push(performance.now() - t);
     if (res.statusCode !== expectStatus) bad++;
   }
@@ -99,25 +99,33 @@ async function insertEvents(app: TestApp, from: number, to: number): Promise<voi
   }
 }
 
+/**
+ * The row of an in-process timing, its ratio against the baseline timing of the same run; a row
+ * with a size names it and the store (`... @ 10,000 events [pglite]`), so the steps are told apart.
+ */
+export function timingRow(base: Timing, store: string, unit: string) {
+  return (name: string, size: number | null, t: Timing, extra: Record<string, unknown> = {}): Row => ({
+    case: size === null ? name : `${name} @ ${size.toLocaleString('en')} ${unit} [${store}]`,
+    [unit]: size,
+    reqPerSec: Math.round(1000 / t.mean_ms),
+    mean_ms: t.mean_ms,
+    p50: t.p50,
+    p99: t.p99,
+    ratio: Math.round((base.mean_ms / t.mean_ms) * 1000) / 1000,
+    requests: t.requests,
+    non2xx: 0,
+    errors: 0,
+    ...extra,
+  });
+}
+
 export async function run(): Promise<Row[]> {
   const app = await testApp({ env: { LINTEL_CLOCK: CLOCK } });
   const rows: Row[] = [];
   const archiveMeans = new Map<string, Map<number, number>>();
   try {
     const base = await time(app, () => '/healthz');
-    const row = (name: string, events: number | null, t: Timing, extra: Record<string, unknown> = {}): Row => ({
-      case: name,
-      events,
-      reqPerSec: Math.round(1000 / t.mean_ms),
-      mean_ms: t.mean_ms,
-      p50: t.p50,
-      p99: t.p99,
-      ratio: Math.round((base.mean_ms / t.mean_ms) * 1000) / 1000,
-      requests: t.requests,
-      non2xx: 0,
-      errors: 0,
-      ...extra,
-    });
+    const row = timingRow(base, app.store.kind, 'events');
     rows.push(row('GET /healthz inject (baseline)', null, base));
 
     const { categories } = await seedFixtures(app);

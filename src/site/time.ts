@@ -4,27 +4,38 @@
 // many times per event: one formatter per zone, kept.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
+/** The zone's formatter for one purpose (`parts` for wall-clock fields, `abbr` for its short name). */
+function formatterFor(zone: string, purpose: 'parts' | 'abbr'): Intl.DateTimeFormat {
+  const key = `${purpose} ${zone}`;
+  let f = formatters.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, f);
+    f =
+      purpose === 'abbr'
+        ? new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone: zone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+          });
+    formatters.set(key, f);
   }
   return f;
 }
 
+/** The zone's short name at `at` (EST, GMT+1), "UTC" for UTC as the legacy site shows it. */
+export function zoneAbbr(zone: string, at: Date): string {
+  const part = formatterFor(zone, 'abbr').formatToParts(at).find((p) => p.type === 'timeZoneName');
+  return part?.value === 'GMT' && zone === 'UTC' ? 'UTC' : (part?.value ?? '');
+}
+
 /** Offset from UTC in minutes of `zone` at `at`. */
 export function offsetMinutes(zone: string, at: Date): number {
-  const parts = formatterFor(zone).formatToParts(at);
+  const parts = formatterFor(zone, 'parts').formatToParts(at);
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);

@@ -2,16 +2,15 @@
  * The event, venue and organizer pages and their embed variants, through the EmbeddableLookup port;
  * rendered in headless Chromium at phone and desktop widths when /usr/bin/chromium is installed.
  */
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPages } from '../../src/site/pages/handler.ts';
 import { eventWhen } from '../../src/site/pages/record-page.ts';
 import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
+import { CHROMIUM, hasChromium, launchChromium } from '../support/chromium.ts';
 import { lookupOver, record } from '../oembed/support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const long = 'Supercalifragilisticexpialidocious-Midwinter-Big-Band-Extravaganza-With-Guests';
 const lookup = lookupOver([
   record(TEST_BASE, 'winter-jazz-festival', { descriptionHtml: `<p>Three stages.</p><p>${long}</p><pre>${'x'.repeat(300)}</pre>` }),
@@ -82,17 +81,13 @@ describe('record pages', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('record pages in Chromium', () => {
+describe.skipIf(!hasChromium)('record pages in Chromium', () => {
   let browser: import('playwright-core').Browser;
   let origin: string;
   beforeAll(async () => {
     await site.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -118,4 +113,4 @@ describe.skipIf(!existsSync(CHROMIUM))('record pages in Chromium', () => {
   }
 });
 
-if (!existsSync(CHROMIUM)) console.warn(`record-pages: ${CHROMIUM} is absent, the Chromium rendering tests are skipped (apt-get install -y chromium).`);
+if (!hasChromium) console.warn(`record-pages: ${CHROMIUM} is absent, the Chromium rendering tests are skipped (apt-get install -y chromium).`);

@@ -1,0 +1,128 @@
+/**
+ * OpenAPI 3.1 for every served namespace, generated from the same route declarations that
+ * validate requests (argument schemas through `argJsonSchema`), so the document cannot drift
+ * from what Lintel accepts. Legacy patterns become OpenAPI paths: `(?P<id>\d+)` is `{id}` with
+ * the group's regex as the parameter's `pattern`.
+ */
+import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
+import type { CompiledRoute, RouteTable } from './router.ts';
+import type { Endpoint, Method } from './route.ts';
+
+export type OpenApiDocument = JsonSchema & { paths: Record<string, Record<string, JsonSchema>> };
+
+interface PathParam {
+  name: string;
+  pattern: string;
+}
+
+/** Splits a legacy pattern into an OpenAPI path and its named groups (balanced parentheses). */
+export function openApiPath(pattern: string): { path: string; params: PathParam[] } {
+  const params: PathParam[] = [];
+  let path = '';
+  for (let i = 0; i < pattern.length; ) {
+    if (pattern.startsWith('(?P<', i)) {
+      const nameEnd = pattern.indexOf('>', i);
+      const name = pattern.slice(i + 4, nameEnd);
+      let depth = 1;
+      let j = nameEnd + 1;
+      for (; j < pattern.length && depth > 0; j++) {
+        if (pattern[j] === '\\') j++;
+        else if (pattern[j] === '(') depth++;
+        else if (pattern[j] === ')') depth--;
+      }
+      params.push({ name, pattern: `^(?:${pattern.slice(nameEnd + 1, j - 1)})$` });
+      path += `{${name}}`;
+      i = j;
+    } else path += pattern[i++];
+  }
+  return { path, params };
+}
+
+const BODY_METHODS = new Set<Method>(['POST', 'PUT', 'PATCH']);
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['code', 'message', 'data'],
+  properties: {
+    code: { type: 'string', description: 'A stable error code, e.g. rest_invalid_param' },
+    message: { type: 'string' },
+    data: {
+      type: ['object', 'null'],
+      properties: { status: { type: 'integer' }, params: { type: 'object' }, details: {} },
+    },
+  },
+};
+
+function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams: PathParam[]): JsonSchema {
+  const inPath = new Set(pathParams.map((p) => p.name));
+  const args = Object.entries(e.args).filter(([name]) => !inPath.has(name));
+  const parameters: JsonSchema[] = pathParams.map((p) => {
+    const declared = e.args[p.name];
+    return {
+      name: p.name,
+      in: 'path',
+      required: true,
+      schema: { ...(declared ? argJsonSchema(declared) : { type: 'string' }), pattern: p.pattern },
+    };
+  });
+  const op: JsonSchema = {
+    tags: [route.namespace || 'core'],
+    operationId: `${method.toLowerCase()} ${route.pattern}`,
+    parameters,
+    responses: {
+      '200': { description: 'The legacy response body', content: { 'application/json': { schema: {} } } },
+      default: { description: 'A WordPress-style error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    },
+  };
+  if (e.allowBatch) op['x-allow-batch'] = true;
+  if (BODY_METHODS.has(method) && args.length) {
+    // WordPress reads these from the JSON or form body, and from the query string as well.
+    const properties: JsonSchema = {};
+    const required: string[] = [];
+    for (const [name, schema] of args) {
+      properties[name] = argJsonSchema(schema);
+      if (isRequired(schema)) required.push(name);
+    }
+    const body = { type: 'object', properties, ...(required.length ? { required } : {}) };
+    op.requestBody = {
+      content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+    };
+  } else {
+    for (const [name, schema] of args) {
+      parameters.push({ name, in: 'query', required: isRequired(schema), schema: argJsonSchema(schema) });
+    }
+  }
+  return op;
+}
+
+/**
+ * The document for the table's declared namespaces (aliases serve the same routes and are
+ * listed in `x-aliases`, not repeated). `restBase` is `{base}/{prefix}`.
+ */
+export function openApiDocument(table: RouteTable, opts: { restBase: string; title: string; aliases: Record<string, string[]> }): OpenApiDocument {
+  const aliasOf = new Set(Object.values(opts.aliases).flat());
+  const paths: OpenApiDocument['paths'] = {};
+  const tags = new Map<string, JsonSchema>();
+  for (const route of table.routes) {
+    if (aliasOf.has(route.namespace)) continue;
+    const { path, params } = openApiPath(route.pattern);
+    const item: Record<string, JsonSchema> = (paths[path || '/'] ??= {});
+    const tag = route.namespace || 'core';
+    if (!tags.has(tag)) tags.set(tag, { name: tag, ...(opts.aliases[tag]?.length ? { 'x-aliases': opts.aliases[tag] } : {}) });
+    for (const e of route.decl.endpoints) {
+      for (const method of e.methods) item[method.toLowerCase()] ??= operation(route, e, method, params);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: opts.title, version: '1', description: 'Generated from the route declarations Lintel validates with.' },
+    servers: [{ url: opts.restBase }],
+    tags: [...tags.values()],
+    paths,
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: { applicationPassword: { type: 'http', scheme: 'basic', description: 'login and application password' } },
+    },
+    security: [{}, { applicationPassword: [] }],
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * What changed in the store, for caches: a version per topic (a group of tables, named by the
+ * change-feed triggers of migration 070), bumped when a committed write to that topic is
+ * announced on `lintel_changes`, by this replica or any other sharing the PostgreSQL server.
+ * While the feed is not connected, nothing may be trusted: `live` is false and caches stand
+ * aside; on every (re)connection the epoch moves on, since announcements may have been missed.
+ */
+export const CHANGES_CHANNEL = 'lintel_changes';
+
+export class ChangeFeed {
+  private readonly versions = new Map<string, number>();
+  private readonly listeners = new Set<(topic: string) => void>();
+  private epoch = 0;
+  live = false;
+
+  changed(topic: string): void {
+    this.versions.set(topic, (this.versions.get(topic) ?? 0) + 1);
+    for (const fn of this.listeners) fn(topic);
+  }
+
+  connected(live: boolean): void {
+    if (live) this.anythingChanged();
+    this.live = live;
+  }
+
+  /**
+   * Everything may have changed: after a write request answered here, whose own announcement
+   * arrives a moment later, so that the writer's next read already sees its write.
+   */
+  anythingChanged(): void {
+    this.epoch++;
+    for (const fn of this.listeners) fn('*');
+  }
+
+  /** The state of these topics: equal strings mean nothing in them changed in between. */
+  version(topics: readonly string[]): string {
+    return `${this.epoch}:${topics.map((t) => this.versions.get(t) ?? 0).join('.')}`;
+  }
+
+  /** Calls `fn` with each changed topic (`*`: anything may have changed). */
+  subscribe(fn: (topic: string) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+}
