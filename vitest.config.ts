@@ -8,6 +8,10 @@ const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // Vitest's default is one worker less than the cores: one on a 2-core machine. The suites wait on
+    // child processes, sockets and the PostgreSQL server far more than they compute, so three run
+    // side by side.
+    maxWorkers: 3,
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'pglite', include, env: { LINTEL_TEST_DATABASE_URL: '' } } },
