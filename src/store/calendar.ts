@@ -5,8 +5,8 @@
  * names still has that slug, so a rename or trash by another replica cannot serve the wrong record.
  */
 import { LRUCache } from 'lru-cache';
-import { nextId } from './ids.ts';
-import type { Sql } from './sql.ts';
+import { nextId, reserveId } from './ids.ts';
+import { UniqueViolation, type Sql } from './sql.ts';
 
 export type Taxonomy = 'category' | 'tag';
 export type LinkedKind = 'venue' | 'organizer';
@@ -31,6 +31,8 @@ export interface OrganizerRow {
 export interface TermRow { id: number; taxonomy: Taxonomy; name: string; slug: string; description: string; parent: number; count: number }
 
 export type EventFields = Omit<EventRow, 'id' | 'created' | 'modified'>;
+/** An event as imported: its row and the IDs of its venues, organizers and terms, in order. */
+export type ImportedEvent = EventRow & { venues: number[]; organizers: number[]; terms: number[] };
 export type VenueFields = Omit<VenueRow, 'id' | 'created' | 'modified'>;
 export type OrganizerFields = Omit<OrganizerRow, 'id' | 'created' | 'modified'>;
 
@@ -38,7 +40,10 @@ export type OrganizerFields = Omit<OrganizerRow, 'id' | 'created' | 'modified'>;
 export interface EventQuery {
   startsOnOrAfter?: string; endsOnOrBefore?: string;
   startsBefore?: string; startsAfter?: string; endsBefore?: string; endsAfter?: string;
-  search?: string; categories?: number[]; tags?: number[]; venues?: number[]; organizers?: number[];
+  search?: string;
+  /** Whose password-protected events the search may match by description/excerpt: every author's, one author's, or none (title only). */
+  searchProtectedOf?: 'all' | number;
+  categories?: number[]; tags?: number[]; venues?: number[]; organizers?: number[];
   featured?: boolean; statuses: string[]; include?: number[]; postParent?: number;
   /** Venues within `radiusKm` of a point, or (point null) any venue with coordinates. */
   geo?: { point: { lat: number; lng: number } | null; radiusKm: number };
@@ -124,7 +129,10 @@ export class CalendarRepo {
     cmp('end_date', '>', q.endsAfter);
     if (q.search !== undefined) {
       const like = p.add(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.push(`(e.title ilike ${like} or e.description ilike ${like} or e.excerpt ilike ${like})`);
+      // A password hides the description and excerpt: the search may not reveal them to whoever may not read them.
+      const readable = q.searchProtectedOf === 'all' ? 'true'
+        : q.searchProtectedOf !== undefined ? `(e.password = '' or e.author = ${p.add(q.searchProtectedOf)})` : `e.password = ''`;
+      where.push(`(e.title ilike ${like} or (${readable} and (e.description ilike ${like} or e.excerpt ilike ${like})))`);
     }
     for (const ids of [q.categories, q.tags]) {
       // Child categories count as their parent's, as WordPress's tax_query includes children.
@@ -156,19 +164,13 @@ export class CalendarRepo {
   async createEvent(f: EventFields, now: Date): Promise<number> {
     return this.sql.transaction(async (tx) => {
       const id = await nextId(tx, 'post_id_seq');
-      const slug = await uniqueSlug(tx, 'calendar_events', f.slug, id);
-      const cols = Object.keys(f) as (keyof EventFields)[];
-      await tx.query(`insert into calendar_events (id, created, modified, ${cols.join(', ')})
-        values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`, [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
+      await insertRow(tx, 'calendar_events', id, f, now);
       return id;
     });
   }
 
   async updateEvent(id: number, f: Partial<EventFields>, now: Date): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      if (f.slug !== undefined) f = { ...f, slug: await uniqueSlug(tx, 'calendar_events', f.slug, id) };
-      await updateRow(tx, 'calendar_events', id, f, now);
-    });
+    await this.sql.transaction((tx) => updateRow(tx, 'calendar_events', id, f, now));
   }
 
   /** Replaces an event's links of one kind, keeping the given order. */
@@ -250,19 +252,13 @@ export class CalendarRepo {
   async createLinked(kind: LinkedKind, f: VenueFields | OrganizerFields, now: Date): Promise<number> {
     return this.sql.transaction(async (tx) => {
       const id = await nextId(tx, 'post_id_seq');
-      const slug = await uniqueSlug(tx, LINKED[kind], f.slug, id);
-      const cols = Object.keys(f) as (keyof typeof f)[];
-      await tx.query(`insert into ${LINKED[kind]} (id, created, modified, ${cols.join(', ')}) values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`,
-        [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
+      await insertRow(tx, LINKED[kind], id, f, now);
       return id;
     });
   }
 
   async updateLinked(kind: LinkedKind, id: number, f: Partial<VenueFields> | Partial<OrganizerFields>, now: Date): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      if (f.slug !== undefined) f = { ...f, slug: await uniqueSlug(tx, LINKED[kind], f.slug, id) };
-      await updateRow(tx, LINKED[kind], id, f, now);
-    });
+    await this.sql.transaction((tx) => updateRow(tx, LINKED[kind], id, f, now));
   }
 
   // ---- terms
@@ -293,12 +289,19 @@ export class CalendarRepo {
     return { rows, total: n };
   }
 
-  async createTerm(t: Omit<TermRow, 'id' | 'count'>): Promise<number> {
-    const [r] = await this.sql.query<{ id: number }>(`insert into calendar_terms (taxonomy, name, slug, description, parent)
-      values ($1, $2, $3, $4, $5) returning id`, [t.taxonomy, t.name, t.slug, t.description, t.parent]);
-    return r.id;
+  /** Creates the term, unless its taxonomy has one with the slug already, even one created concurrently: then that one's ID. */
+  async createTerm(t: Omit<TermRow, 'id' | 'count'>): Promise<{ id: number; created: boolean }> {
+    for (;;) {
+      const [r] = await this.sql.query<{ id: number }>(`insert into calendar_terms (taxonomy, name, slug, description, parent)
+        values ($1, $2, $3, $4, $5) on conflict (taxonomy, slug) do nothing returning id`, [t.taxonomy, t.name, t.slug, t.description, t.parent]);
+      if (r) return { id: r.id, created: true };
+      // The conflicting term is committed by now (the insert waited for it), unless it was deleted since: then insert again.
+      const [existing] = await this.sql.query<{ id: number }>('select id from calendar_terms where taxonomy = $1 and slug = $2', [t.taxonomy, t.slug]);
+      if (existing) return { id: existing.id, created: false };
+    }
   }
 
+  /** Throws `UniqueViolation` when another term of the taxonomy has the new slug. */
   async updateTerm(id: number, t: Partial<Omit<TermRow, 'id' | 'count' | 'taxonomy'>>): Promise<void> {
     const cols = Object.keys(t) as (keyof typeof t)[];
     if (cols.length) await this.sql.query(`update calendar_terms set ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} where id = $1`, [id, ...cols.map((c) => t[c])]);
@@ -319,12 +322,82 @@ export class CalendarRepo {
   async skipPostId(): Promise<void> {
     await nextId(this.sql, 'post_id_seq');
   }
+
+  // ---- import: records keep their legacy IDs; importing one again updates it in place
+
+  async importLinked(kind: LinkedKind, rows: (VenueRow | OrganizerRow)[]): Promise<void> {
+    await upsertById(this.sql, LINKED[kind], rows);
+    if (rows.length) await reserveId(this.sql, 'post_id_seq', Math.max(...rows.map((r) => r.id)));
+  }
+
+  async importTerms(rows: Omit<TermRow, 'count'>[]): Promise<void> {
+    await upsertById(this.sql, 'calendar_terms', rows);
+    if (rows.length) await reserveId(this.sql, 'term_id_seq', Math.max(...rows.map((r) => r.id)));
+  }
+
+  /** Events with their links; a link to a record that is not in the store (a trashed venue) is left out. */
+  async importEvents(rows: ImportedEvent[]): Promise<void> {
+    if (!rows.length) return;
+    await upsertById(this.sql, 'calendar_events', rows.map(({ venues: _v, organizers: _o, terms: _t, ...e }) => e));
+    await reserveId(this.sql, 'post_id_seq', Math.max(...rows.map((r) => r.id)));
+    const ids = rows.map((r) => r.id);
+    for (const kind of ['venue', 'organizer'] as const) {
+      const { table, col } = LINK[kind];
+      const pairs = rows.flatMap((r) => (kind === 'venue' ? r.venues : r.organizers).map((id, i) => [r.id, id, i]));
+      await this.sql.query(`delete from ${table} where event_id = any($1::int8[])`, [ids]);
+      await this.sql.query(`insert into ${table} (event_id, ${col}, position) select u.e, u.l, u.p from unnest($1::int8[], $2::int8[], $3::int[]) as u(e, l, p)
+        where exists (select 1 from ${LINKED[kind]} r where r.id = u.l) on conflict do nothing`, [pairs.map((p) => p[0]), pairs.map((p) => p[1]), pairs.map((p) => p[2])]);
+    }
+    const terms = rows.flatMap((r) => r.terms.map((t) => [r.id, t]));
+    await this.sql.query('delete from calendar_event_terms where event_id = any($1::int8[])', [ids]);
+    await this.sql.query(`insert into calendar_event_terms (event_id, term_id) select u.e, u.t from unnest($1::int8[], $2::int8[]) as u(e, t)
+      where exists (select 1 from calendar_terms t where t.id = u.t) on conflict do nothing`, [terms.map((p) => p[0]), terms.map((p) => p[1])]);
+  }
+
+  /** How many records of a kind the store holds (posts in the given statuses; `listed-event`: those the archive shows). */
+  async importedCount(kind: 'event' | 'listed-event' | LinkedKind | Taxonomy, statuses: string[]): Promise<number> {
+    const table = kind === 'event' || kind === 'listed-event' ? 'calendar_events' : kind === 'category' || kind === 'tag' ? null : LINKED[kind];
+    const [{ n }] = table === null
+      ? await this.sql.query<{ n: number }>('select count(*)::int8 as n from calendar_terms where taxonomy = $1', [kind])
+      : await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${table} where status = any($1::text[])${kind === 'listed-event' ? ' and not hide_from_listings' : ''}`, [statuses]);
+    return n;
+  }
+
+  /** Of these event IDs, those the store lacks or holds hidden from listings (the archive never shows them). */
+  async unlistedOrMissing(ids: number[]): Promise<number[]> {
+    const listed = new Set((await this.sql.query<{ id: number }>('select id from calendar_events where id = any($1::int8[]) and not hide_from_listings', [ids])).map((r) => r.id));
+    return ids.filter((id) => !listed.has(id));
+  }
 }
 
-async function uniqueSlug(sql: Sql, table: string, wanted: string, id: number): Promise<string> {
+/** `wanted`, or the first of `wanted-2`, `wanted-3`, ... that no other record has and was not `tried`. */
+async function uniqueSlug(sql: Sql, table: string, wanted: string, id: number, tried: ReadonlySet<string>): Promise<string> {
   const taken = new Set((await sql.query<{ slug: string }>(`select slug from ${table} where id <> $1 and (slug = $2 or slug like $3)`, [id, wanted, `${wanted}-%`])).map((r) => r.slug));
-  if (!taken.has(wanted)) return wanted;
-  for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
+  const free = (slug: string) => !taken.has(slug) && !tried.has(slug);
+  if (free(wanted)) return wanted;
+  for (let n = 2; ; n++) if (free(`${wanted}-${n}`)) return `${wanted}-${n}`;
+}
+
+/**
+ * Writes a record (`write`, in the transaction `tx`) under the first free slug. Another transaction
+ * can take the same candidate meanwhile (parallel creates with one title): the unique index refuses
+ * the second write, which a savepoint undoes, and the next candidate is tried.
+ */
+async function withFreeSlug(tx: Sql, table: string, wanted: string, id: number, write: (slug: string) => Promise<unknown>): Promise<void> {
+  const tried = new Set<string>();
+  for (;;) {
+    const slug = await uniqueSlug(tx, table, wanted, id, tried);
+    await tx.query('savepoint free_slug');
+    try {
+      await write(slug);
+      await tx.query('release savepoint free_slug');
+      return;
+    } catch (e) {
+      if (!(e instanceof UniqueViolation && e.constraint === `${table}_slug`)) throw e;
+      await tx.query('rollback to savepoint free_slug');
+      tried.add(slug);
+    }
+  }
 }
 
 /** Post dates have whole seconds, as on the legacy site: records created in one second sort by ID. */
@@ -332,7 +405,31 @@ function toSecond(d: Date): Date {
   return new Date(Math.floor(d.getTime() / 1000) * 1000);
 }
 
-async function updateRow(sql: Sql, table: string, id: number, f: Record<string, unknown>, now: Date): Promise<void> {
+/** Inserts the record in the transaction `tx`, under the first free slug. */
+async function insertRow(tx: Sql, table: string, id: number, f: { slug: string } & Record<string, unknown>, now: Date): Promise<void> {
+  const cols = Object.keys(f);
+  await withFreeSlug(tx, table, f.slug, id, (slug) => tx.query(`insert into ${table} (id, created, modified, ${cols.join(', ')})
+    values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`, [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]));
+}
+
+/** Updates the record's fields in the transaction `tx`; a new slug becomes the first free one. */
+async function updateRow(tx: Sql, table: string, id: number, f: Record<string, unknown>, now: Date): Promise<void> {
   const cols = Object.keys(f).filter((c) => f[c] !== undefined);
-  await sql.query(`update ${table} set modified = $2${cols.map((c, i) => `, ${c} = $${i + 3}`).join('')} where id = $1`, [id, toSecond(now), ...cols.map((c) => f[c])]);
+  const update = (slug?: string) => tx.query(`update ${table} set modified = $2${cols.map((c, i) => `, ${c} = $${i + 3}`).join('')} where id = $1`,
+    [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
+  await (typeof f.slug === 'string' ? withFreeSlug(tx, table, f.slug, id, update) : update());
+}
+
+/** Inserts rows with their IDs, or updates the rows that already have them (one statement per chunk). */
+async function upsertById(sql: Sql, table: string, rows: object[]): Promise<void> {
+  if (!rows.length) return;
+  const cols = Object.keys(rows[0]);
+  // Parameters per statement stay under the protocol's 65535.
+  const chunk = Math.floor(60000 / cols.length);
+  for (let start = 0; start < rows.length; start += chunk) {
+    const part = rows.slice(start, start + chunk) as Record<string, unknown>[];
+    const tuples = part.map((_, i) => `(${cols.map((_, j) => `$${i * cols.length + j + 1}`).join(', ')})`);
+    await sql.query(`insert into ${table} (${cols.join(', ')}) values ${tuples.join(', ')}
+      on conflict (id) do update set ${cols.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`, part.flatMap((r) => cols.map((c) => r[c])));
+  }
 }

@@ -62,6 +62,14 @@ describe('event writes', () => {
     expect((await call('GET', '/events/99999')).json()).toEqual({ code: 'rest-event-not-found', message: 'Event with ID 99999 does not exist.', data: { status: 404 } });
   });
 
+  it('refuses dates beyond the years a DATETIME holds', async () => {
+    for (const start_date of ['9007199254740992', 'now +99999999 years']) {
+      const r = await call('POST', '/events', { title: 'Far', start_date, end_date: '2027-07-01 11:00' }, admin);
+      expect(r.statusCode, start_date).toBe(400);
+      expect(r.json().code).toBe('rest_invalid_param');
+    }
+  });
+
   it('needs an editor for others\' events and for non-public statuses', async () => {
     const event = (await call('POST', '/events', { title: 'Admin only', start_date: '2027-07-01 10:00', end_date: '2027-07-01 11:00', status: 'draft' }, admin)).json();
     const author = await app.auth('author');
@@ -81,6 +89,25 @@ describe('terms', () => {
     expect((await call('PUT', `/categories/${c.json().id}`, { description: 'Arias and more' }, admin)).json().description).toBe('Arias and more');
     expect((await call('DELETE', `/categories/${c.json().id}`, undefined, admin)).statusCode).toBe(200);
     expect((await call('GET', `/categories/${c.json().id}`)).statusCode).toBe(400);
+  });
+
+  it('creates terms named in an event write with a free slug, also when the name has no letters', async () => {
+    const dates = { start_date: '2027-07-01 10:00', end_date: '2027-07-01 11:00' };
+    const first = await call('POST', '/events', { title: 'Symbols A', ...dates, tags: '[]' }, admin);
+    const second = await call('POST', '/events', { title: 'Symbols B', ...dates, tags: '()' }, admin);
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const slugs = [first.json().tags[0].slug, second.json().tags[0].slug];
+    expect(new Set(slugs).size).toBe(2);
+  });
+
+  it('refuses a slug another term has (400, not a store failure) and makes an empty slug from the name', async () => {
+    const a = (await call('POST', '/tags', { name: 'Brass' }, admin)).json();
+    const b = (await call('POST', '/tags', { name: 'Strings' }, admin)).json();
+    const taken = await call('PATCH', `/tags/${b.id}`, { slug: 'brass' }, admin);
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json()).toEqual({ code: 'duplicate_term_slug', message: 'The slug &#8220;brass&#8221; is already in use by another term.', data: { status: 400 } });
+    expect((await call('PATCH', `/tags/${a.id}`, { slug: 'brass' }, admin)).statusCode).toBe(200);
+    expect((await call('PATCH', `/tags/${b.id}`, { slug: '\u{1F3BA}' }, admin)).json().slug).toBe('strings');
   });
 });
 

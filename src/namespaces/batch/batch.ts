@@ -8,6 +8,7 @@
  * failing item rolls back the ones before it (see docs/batch.md).
  */
 import { z } from 'zod';
+import { answerBody } from '../../backends/backend.ts';
 import { arg } from '../../contract/args.ts';
 import { RestError } from '../../contract/errors.ts';
 import { parseQueryString } from '../../contract/php-params.ts';
@@ -60,8 +61,15 @@ export function batchRoutes(services: Services): RouteDecl[] {
         args,
         permission: publicAccess,
         async handler(ctx, a) {
-          const calls = (a.requests as BatchItem[]).map((item) => subCall(item, ctx));
-          const body = a.validation === 'require-all-validate' ? await allOrNothing(table, calls, ctx) : await inTurn(table, calls);
+          const items = a.requests as BatchItem[];
+          const calls = items.map((item) => subCall(item, ctx));
+          // Items the legacy site answers (a forwarded namespace, or one shadowed with the legacy site as
+          // primary) are its writes: sent there one by one, outside any transaction.
+          const forwarded = calls.map((call, i) => (call instanceof RestError || services.backends.forRoute(call.route)?.answeredBy !== 'legacy' ? null : forwardedItem(services, items[i], call, ctx)));
+          if (a.validation === 'require-all-validate' && forwarded.some(Boolean)) {
+            return { status: 207, body: { failed: 'validation', responses: forwarded.map((f) => (f ? errorItem(forwardedInTransaction()) : null)) } };
+          }
+          const body = a.validation === 'require-all-validate' ? await allOrNothing(table, calls, ctx) : await inTurn(table, calls, forwarded);
           return { status: 207, body };
         },
       }),
@@ -84,11 +92,65 @@ function subCall(item: BatchItem, ctx: RestContext): RestCall | RestError {
   };
 }
 
-async function inTurn(table: RouteTable, calls: (RestCall | RestError)[]) {
+async function inTurn(table: RouteTable, calls: (RestCall | RestError)[], forwarded: (ForwardedItem | null)[]) {
   const responses: ItemResponse[] = [];
-  for (const call of calls) responses.push(call instanceof RestError ? errorItem(call) : toItem(await dispatch(table, call), call));
+  for (const [i, call] of calls.entries()) {
+    const forward = forwarded[i];
+    responses.push(call instanceof RestError ? errorItem(call) : forward ? await forward().catch((e: unknown) => errorItem(asForwardError(e))) : toItem(await dispatch(table, call), call));
+  }
   return { responses };
 }
+
+function forwardedInTransaction(): RestError {
+  return new RestError(
+    'rest_batch_forwarded',
+    'This route is served by the legacy site, so it cannot join a require-all-validate transaction; send it in a "normal" batch or on its own.',
+    400,
+  );
+}
+
+type ForwardedItem = () => Promise<ItemResponse>;
+
+/** A forwarded item that failed while its answer was read (the origin broke off) is that item's error, not the batch's. */
+function asForwardError(e: unknown): RestError {
+  if (e instanceof RestError) return e;
+  throw e;
+}
+
+/** The item as a request of its own to the legacy origin, with the batch request's credentials. */
+function forwardedItem(services: Services, item: BatchItem, call: RestCall, ctx: RestContext): ForwardedItem {
+  return async () => {
+    const backend = services.backends.forRoute(call.route)!.backend;
+    const query = /\?([^#]*)/.exec(item.path)?.[1] ?? '';
+    const headers: Record<string, string | string[] | undefined> = { ...ctx.headers, ...call.ctx.headers, 'content-type': 'application/json' };
+    delete headers['content-length'];
+    const bindings = (ctx.log as { bindings?: () => Record<string, unknown> }).bindings?.() ?? {};
+    const answer = await backend({
+      method: call.method,
+      path: new URL(ctx.urls.rest(call.route)).pathname,
+      query,
+      headers,
+      body: item.body ? Buffer.from(JSON.stringify(item.body)) : undefined,
+      client: { ip: ctx.ip, protocol: new URL(ctx.urls.base).protocol.replace(':', ''), host: String(ctx.headers.host ?? new URL(ctx.urls.base).host) },
+      requestId: String(bindings.reqId ?? ''),
+      log: ctx.log,
+    });
+    const text = (await answerBody(answer.body)).toString('utf8');
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // a non-JSON answer stays text
+    }
+    const kept = Object.entries(answer.headers).filter(([k]) => ITEM_HEADERS.has(k.toLowerCase()) || /^x-wp-/i.test(k));
+    return { body, status: answer.status, headers: kept.length ? Object.fromEntries(kept.map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v])) : [] };
+  };
+}
+
+/** The headers an item's answer carries (the rest belong to the HTTP exchange, not to the item). */
+const ITEM_HEADERS = new Set(['allow', 'location', 'link']);
+
+
 
 /** Thrown inside the transaction to roll it back; carries the answers computed so far. */
 class RolledBack extends Error {

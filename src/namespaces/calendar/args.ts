@@ -5,7 +5,7 @@ import { parseWall } from './dates.ts';
 
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);
-  return typeof n === 'number' && Number.isInteger(n) && n > 0;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
 };
 const isTime = (v: unknown) => typeof v === 'string' && v.trim() !== '' && parseWall(v, new Date(), 'UTC') !== null;
 const idList = (v: unknown): unknown[] => {

@@ -42,6 +42,12 @@ export function canEdit(ctx: RestContext, r: { author: number }): boolean {
   return ctx.user !== null && (can(ctx.user, 'edit_others_posts') || (r.author === ctx.user.id && can(ctx.user, 'edit_posts')));
 }
 
+/** Attributing a record to another user needs `edit_others_posts`, as in WordPress core's posts controller (0 is no one, as PHP's `empty`). */
+export function assertMayAttribute(ctx: RestContext, author: number, creating: boolean): void {
+  if (author === 0 || author === ctx.user?.id || canEditAny(ctx)) return;
+  throw new RestError('rest_cannot_edit_others', `Sorry, you are not allowed to ${creating ? 'create' : 'update'} posts as this user.`, ctx.user ? 403 : 401);
+}
+
 export const forbidden = (ctx: RestContext) => new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', ctx.user ? 403 : 401);
 
 /** rest_url and its neighbours: the first as given (raw spaces), the others urlencoded with `page` last. */

@@ -22,11 +22,6 @@ export function instantToWall(at: Date, zone: string): Date {
   return new Date(at.getTime() + offsetMinutes(zone, at) * 60000);
 }
 
-export function zoneAbbr(zone: string, at: Date): string {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName');
-  return part?.value === 'GMT' && zone === 'UTC' ? 'UTC' : (part?.value ?? '');
-}
-
 const UNITS: Record<string, (d: Date, n: number) => void> = {
   second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),
   minute: (d, n) => d.setUTCMinutes(d.getUTCMinutes() + n),
@@ -43,6 +38,12 @@ const UNITS: Record<string, (d: Date, n: number) => void> = {
  * timestamp (UTC), `now`/`today`/`tomorrow`/`yesterday` with an optional time, and `±N unit` steps.
  */
 export function parseWall(input: string, nowWall: Date, zone: string): Date | null {
+  const d = readWall(input, nowWall, zone);
+  // Only the years a DATETIME holds (a huge timestamp or `+99999999 years` is no date).
+  return d && !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999 ? d : null;
+}
+
+function readWall(input: string, nowWall: Date, zone: string): Date | null {
   const s = input.trim().toLowerCase();
   // A timestamp is taken as UTC wall time, as the legacy site does.
   if (/^\d{9,}$/.test(s)) return new Date(Number(s) * 1000);

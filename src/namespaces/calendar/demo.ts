@@ -42,9 +42,9 @@ export async function seedCalendarDemo(store: Store, clock: Clock): Promise<void
     }
     const terms = new Map<string, number>();
     for (const c of demo.categories) {
-      terms.set(c.slug, await cal.createTerm({ taxonomy: 'category', name: c.name, slug: c.slug, description: c.description ?? '', parent: c.parent ? terms.get(c.parent)! : 0 }));
+      terms.set(c.slug, (await cal.createTerm({ taxonomy: 'category', name: c.name, slug: c.slug, description: c.description ?? '', parent: c.parent ? terms.get(c.parent)! : 0 })).id);
     }
-    for (const t of demo.tags) terms.set(`tag:${t}`, await cal.createTerm({ taxonomy: 'tag', name: t, slug: t, description: '', parent: 0 }));
+    for (const t of demo.tags) terms.set(`tag:${t}`, (await cal.createTerm({ taxonomy: 'tag', name: t, slug: t, description: '', parent: 0 })).id);
 
     const today = instantToWall(now, 'UTC');
     for (const e of demo.events) {

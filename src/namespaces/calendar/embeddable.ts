@@ -21,7 +21,9 @@ function recordPath(url: URL, urls: LookupContext['urls']): { kind: Embeddable['
     const m = PATH.exec(url.pathname.slice(prefix.length));
     if (!m) continue;
     try {
-      return { kind: m[1] as Embeddable['kind'], slug: decodeURIComponent(m[2]).toLowerCase() };
+      const slug = decodeURIComponent(m[2]).toLowerCase();
+      // No record's slug holds a NUL byte (the store cannot keep one).
+      return slug.includes('\0') ? null : { kind: m[1] as Embeddable['kind'], slug };
     } catch {
       return null;
     }

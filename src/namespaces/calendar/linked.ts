@@ -4,9 +4,10 @@ import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList } from './args.ts';
-import { archiveLinks, canEdit, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
 import { fmt, instantToWall } from './dates.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
+import { logPost } from '../history/log.ts';
 
 export const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'image'] as const;
 export const ORGANIZER_FIELDS = ['phone', 'website', 'email', 'image'] as const;
@@ -78,8 +79,10 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
   if (a.description !== undefined && a.description !== null) f.description = String(a.description);
   if (a.status !== undefined && a.status !== null) f.status = String(a.status);
   else if (creating) f.status = 'publish';
-  if (a.author !== undefined && a.author !== null) f.author = Number(a.author);
-  else if (creating) f.author = ctx.user?.id ?? 0;
+  if (a.author !== undefined && a.author !== null) {
+    f.author = Number(a.author);
+    assertMayAttribute(ctx, f.author as number, creating);
+  } else if (creating) f.author = ctx.user?.id ?? 0;
   for (const k of kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS) if (a[k] !== undefined && a[k] !== null) f[k] = String(a[k]);
   if (kind === 'venue') {
     for (const k of ['show_map', 'show_map_link']) if (a[k] !== undefined && a[k] !== null) f[k] = truthyFlag(a[k]);
@@ -96,7 +99,9 @@ export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: 
   const f = linkedFields(ctx, kind, a, true);
   const dup = await ctx.store.calendar.findDuplicate(kind, f);
   if (dup !== null) return dup;
-  return ctx.store.calendar.createLinked(kind, f as VenueFields, ctx.clock.now());
+  const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, ctx.clock.now());
+  await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name });
+  return id;
 }
 
 export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>) {
@@ -109,14 +114,20 @@ export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record
 
 export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
-  await ctx.store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
+  await ctx.store.transaction(async (store) => {
+    await store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
+    await logPost(store, ctx, 'post_updated', kind, await loadLinked({ ...ctx, store }, kind, r.id));
+  });
   return { body: linkedObject(await siteOf(ctx), kind, await loadLinked(ctx, kind, r.id)) };
 }
 
 export async function deleteLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
   if (r.status === 'trash') throw linkedErrors.inTrash(kind);
-  await ctx.store.calendar.updateLinked(kind, r.id, { status: 'trash', slug: `${r.slug}__trashed` }, ctx.clock.now());
+  await ctx.store.transaction(async (store) => {
+    await store.calendar.updateLinked(kind, r.id, { status: 'trash', slug: `${r.slug}__trashed` }, ctx.clock.now());
+    await logPost(store, ctx, 'post_trashed', kind, r);
+  });
   return { body: linkedObject(await siteOf(ctx), kind, await loadLinked(ctx, kind, r.id)) };
 }
 

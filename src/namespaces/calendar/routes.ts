@@ -110,7 +110,8 @@ function eventRoutes(geoRadiusKm: number): RouteDecl[] {
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
       endpoint({ methods: ['GET'], args: eventSlug, permission: publicAccess, handler: async (ctx, a: any) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
       write({ methods: ['DELETE'], args: eventSlug, permission: loggedWriter, handler: async (ctx, a: any) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
-      update((ctx) => eventBySlug(ctx, decodeURIComponent(ctx.route.split('/by-slug/')[1] ?? '')), eventWriteArgs(false))),
+      // The slug as matched in the path (a body's `slug` is the new one), decoded once with the URL, as in WordPress.
+      update((ctx) => eventBySlug(ctx, ctx.route.split('/by-slug/')[1] ?? ''), eventWriteArgs(false))),
   ];
 }
 

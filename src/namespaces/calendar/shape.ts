@@ -3,7 +3,8 @@
  */
 import type { RestContext } from '../../http/context.ts';
 import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
-import { details, fmt, instantToWall, iso, zoneAbbr } from './dates.ts';
+import { zoneAbbr } from '../../site/time.ts';
+import { details, fmt, instantToWall, iso } from './dates.ts';
 
 export interface Site {
   ctx: RestContext;

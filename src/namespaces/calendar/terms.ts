@@ -1,12 +1,13 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
 import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
-import type { Store } from '../../store/store.ts';
+import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
 import { asList } from './args.ts';
 import { clampPerPage, invalidParam, siteOf, totals } from './common.ts';
 import { slugify } from './events.ts';
 import { termObject } from './shape.ts';
+import { logTerm, logTermEdit } from '../history/log.ts';
 
 export const PLURAL = { category: 'categories', tag: 'tags' } as const;
 const ORDERBY = ['name', 'id', 'slug', 'count', 'description', 'term_group'] as const;
@@ -58,6 +59,10 @@ export async function termBody(ctx: RestContext, t: TermRow, withLinks = true) {
 const termExists = (taxonomy: Taxonomy, id: number) => new RestError('term_exists',
   `A term with the name provided already exists ${taxonomy === 'category' ? 'with this parent' : 'in this taxonomy'}.`, 400, { term_id: id });
 
+// WordPress's wp_update_term error, with a status (see DEVIATIONS.md: calendar-term-duplicate-slug).
+// WordPress's own message (its entities included, as wp_update_term writes them).
+const duplicateSlug = (slug: string) => new RestError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
+
 export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: Record<string, unknown>) {
   const name = String(a.name).trim();
   const slug = a.slug ? slugify(String(a.slug)) : slugify(name);
@@ -65,27 +70,54 @@ export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: Record
   if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw invalidParam('parent');
   const existing = await ctx.store.calendar.termBySlugOrName(taxonomy, slug);
   if (existing) throw termExists(taxonomy, existing.id);
-  const id = await ctx.store.calendar.createTerm({ taxonomy, name, slug, description: String(a.description ?? ''), parent });
-  const t = (await ctx.store.calendar.term(taxonomy, id))!;
+  const t = await ctx.store.transaction(async (store) => {
+    const { id, created } = await store.calendar.createTerm({ taxonomy, name, slug, description: String(a.description ?? ''), parent });
+    if (!created) throw termExists(taxonomy, id);
+    const term = (await store.calendar.term(taxonomy, id))!;
+    await logTerm(store, ctx, 'created_term', term);
+    return term;
+  });
+  const id = t.id;
   return { status: 201, body: await termBody(ctx, t), headers: { Location: ctx.urls.rest(`/wp/v2/${taxonomy === 'category' ? 'tribe_events_cat' : 'tags'}/${id}`) } };
 }
 
 export async function updateTerm(ctx: RestContext, t: TermRow, a: Record<string, unknown>) {
   const patch: Partial<Pick<TermRow, 'name' | 'slug' | 'description' | 'parent'>> = {};
   if (a.name !== undefined) patch.name = String(a.name);
-  if (a.slug !== undefined) patch.slug = slugify(String(a.slug));
+  if (a.slug !== undefined) {
+    // wp_update_term: an empty slug is made from the name; one another term has is refused.
+    const slug = slugify(String(a.slug)) || slugify(patch.name ?? t.name);
+    const other = await ctx.store.calendar.termBySlugOrName(t.taxonomy, slug);
+    if (other && other.id !== t.id && other.slug === slug) {
+      throw duplicateSlug(slug);
+    }
+    patch.slug = slug;
+  }
   if (a.description !== undefined) patch.description = String(a.description);
   if (t.taxonomy === 'category' && a.parent !== undefined) {
     if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent as number))) throw invalidParam('parent');
     patch.parent = a.parent as number;
   }
-  await ctx.store.calendar.updateTerm(t.id, patch);
-  return { body: await termBody(ctx, (await ctx.store.calendar.term(t.taxonomy, t.id))!) };
+  const updated = await ctx.store.transaction(async (store) => {
+    try {
+      await store.calendar.updateTerm(t.id, patch);
+    } catch (e) {
+      if (e instanceof UniqueViolation) throw duplicateSlug(patch.slug!);
+      throw e;
+    }
+    const after = (await store.calendar.term(t.taxonomy, t.id))!;
+    await logTermEdit(store, ctx, t, after);
+    return after;
+  });
+  return { body: await termBody(ctx, updated) };
 }
 
 export async function deleteTerm(ctx: RestContext, t: TermRow) {
   const body = await termBody(ctx, t);
-  await ctx.store.calendar.deleteTerm(t.id);
+  await ctx.store.transaction(async (store) => {
+    await store.calendar.deleteTerm(t.id);
+    await logTerm(store, ctx, 'deleted_term', t);
+  });
   return { body };
 }
 
@@ -101,6 +133,16 @@ export async function resolveTermFilter(store: Store, taxonomy: Taxonomy, param:
   return out;
 }
 
+/** wp_unique_term_slug: a slug another term has gets `-2`, `-3`, ...; an empty one (a name of symbols only) starts from "term". */
+async function freeTermSlug(store: Store, taxonomy: Taxonomy, wanted: string): Promise<string> {
+  const base = wanted || 'term';
+  for (let n = 1; ; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    const t = await store.calendar.termBySlugOrName(taxonomy, slug);
+    if (!t || t.slug !== slug) return slug;
+  }
+}
+
 /** Event writes: numeric items are existing IDs (unknown ones skipped); others an existing slug or name, or a new term. */
 export async function resolveTermsForWrite(ctx: RestContext, taxonomy: Taxonomy, value: unknown): Promise<number[]> {
   const out: number[] = [];
@@ -110,7 +152,9 @@ export async function resolveTermsForWrite(ctx: RestContext, taxonomy: Taxonomy,
       continue;
     }
     const t = await ctx.store.calendar.termBySlugOrName(taxonomy, x);
-    out.push(t ? t.id : await ctx.store.calendar.createTerm({ taxonomy, name: x, slug: slugify(x), description: '', parent: 0 }));
+    const { id, created } = t ? { id: t.id, created: false } : await ctx.store.calendar.createTerm({ taxonomy, name: x, slug: await freeTermSlug(ctx.store, taxonomy, slugify(x)), description: '', parent: 0 });
+    if (created) await logTerm(ctx.store, ctx, 'created_term', { id, name: x, taxonomy });
+    out.push(id);
   }
   return out;
 }
