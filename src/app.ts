@@ -5,18 +5,32 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { LoginThrottle } from './auth/rate-limit.ts';
+import { VerifiedCredentials } from './auth/verified-credentials.ts';
 import { pinnedClock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { coreErrors, RestError } from './contract/errors.ts';
+import { openApiDocument, type OpenApiDocument } from './contract/openapi.ts';
 import { parseQueryString } from './contract/php-params.ts';
+import { asRestError } from './http/dispatch.ts';
+import { callOf } from './backends/backend.ts';
+import { buildBackends } from './backends/select.ts';
+import { sendAnswer } from './backends/send.ts';
+import { translateBackend } from './backends/translate.ts';
+import { answerClientError } from './http/client-error.ts';
 import { handleRest } from './http/rest-handler.ts';
+import { topicsByNamespace } from './http/cached-rest.ts';
+import { Metrics } from './http/metrics.ts';
+import { ResponseCache } from './http/response-cache.ts';
+import { publicTopics } from './namespaces/index.ts';
 import { locateRest } from './http/rest-request.ts';
 import { restHeaders } from './http/shape.ts';
 import { loadMappings, type Mappings } from './mappings.ts';
 import { buildRouteTable } from './route-table.ts';
 import type { Services } from './services.ts';
 import { siteHandlers } from './site/handlers.ts';
-import { escapeHtml } from './site/html.ts';
+import { API_DOCS_CSP, apiDocsPage } from './site/pages/api-docs.ts';
+import { errorPage } from './site/html.ts';
+import { startHistoryRetention } from './namespaces/history/retention.ts';
 import type { OpenStore } from './store/store.ts';
 
 export interface AppOptions {
@@ -45,6 +59,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     exposeHeadRoutes: false,
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+    // A URL the router refuses (malformed percent-encoding) gets the same error answers as any other.
+    frameworkErrors: (_err, req, reply) => answerError(new RestError('rest_bad_request', 'The URL is not valid percent-encoding.', 400), req, reply),
     // A client's X-Request-Id is kept when it looks like an id, so it cannot write arbitrary text into the logs.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -59,24 +76,75 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     mappings,
     store,
     clock: config.clock ? pinnedClock(config.clock) : systemClock,
-    throttle: new LoginThrottle(config.loginAttempts, config.loginWindowS),
+    // Replicas on one PostgreSQL database share the counts; PGlite has one process (see rate-limit.ts).
+    throttle: new LoginThrottle(
+      { attempts: config.loginAttempts, clientAttempts: config.loginClientAttempts, windowS: config.loginWindowS },
+      store.kind === 'postgres' ? store.loginThrottle : null,
+    ),
     log: server.log,
+    metrics: new Metrics(store),
+    verified: new VerifiedCredentials(store.changes, config.authCacheS * 1000),
+    responses: config.cacheTtlS
+      ? {
+          cache: new ResponseCache(store.changes, { maxBytes: config.cacheMaxMb * 1024 * 1024, ttlMs: config.cacheTtlS * 1000 }),
+          topicsOf: topicsByNamespace(publicTopics, Object.fromEntries(Object.entries(mappings.namespaces).map(([ns, m]) => [ns, m.aliases]))),
+        }
+      : null,
   };
-  const services: Services = { ...base, table: buildRouteTable(base) };
+  // The backends are built before the route table (the index lists forwarded routes); the translate
+  // backend reads the finished services when it is called.
+  let services: Services;
+  const backends = buildBackends({
+    config,
+    mappings,
+    log: server.log,
+    translate: translateBackend(() => services),
+    record: (c) => store.shadow.record(c, base.clock.now()),
+    metrics: base.metrics,
+  });
+  services = { ...base, backends, table: buildRouteTable({ ...base, backends }) };
+  server.addHook('onClose', () => backends.close());
+  const retention = startHistoryRetention(services);
+  server.addHook('onClose', async () => retention.stop());
 
   // Bodies are parsed by the pipeline itself, after routing, so that a bad JSON body is reported
   // in the legacy order (after rest_no_route) and any content type reaches the handlers.
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
+  services.metrics.install(server, config.metricsToken);
+  // The discovery header on every answer, as the legacy site sends it (clients such as wpapi read it from `/`);
+  // REST answers carry their own Link (the same one, or pagination links).
+  const discovery = `<${config.baseUrl}/${config.restPrefix}/>; rel="https://api.w.org/"`;
   server.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (!reply.hasHeader('link')) reply.header('Link', discovery);
   });
 
   server.get('/healthz', async () => ({ status: 'ok' }));
+  // A key added to Object.prototype (prototype pollution) would change how every later request is
+  // read: the replica then reports itself not ready, so it leaves the pool instead of answering wrongly.
+  const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).length;
   server.get('/readyz', async (_req, reply) => {
-    const ok = await store.ping();
+    if (Object.getOwnPropertyNames(Object.prototype).length !== prototypeKeys) {
+      return reply.code(503).send({ status: 'prototype polluted', store: store.kind });
+    }
+    const ok = await store.ping(config.readyTimeoutMs);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'store unreachable', store: store.kind });
+  });
+
+  // The API reference, built once from the route table (it does not change while running).
+  let openApi: OpenApiDocument | undefined;
+  const apiDocument = () =>
+    (openApi ??= openApiDocument(services.table, {
+      restBase: `${config.baseUrl}/${config.restPrefix}`,
+      title: 'Lintel',
+      aliases: Object.fromEntries(Object.entries(mappings.namespaces).map(([ns, m]) => [ns, m.aliases])),
+    }));
+  server.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=UTF-8').send(apiDocument()));
+  server.get('/api-docs/', async (_req, reply) => {
+    const site = await store.options.site();
+    return reply.type('text/html; charset=UTF-8').header('Content-Security-Policy', API_DOCS_CSP).send(apiDocsPage(apiDocument(), site.name));
   });
 
   const site = siteHandlers(services);
@@ -85,7 +153,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
     const query = parseQueryString(q < 0 ? '' : req.url.slice(q + 1));
     const loc = locateRest(pathname, query, { restPrefix: config.restPrefix, locales: mappings.locales });
-    if (loc) return handleRest(services, req, reply, loc, query);
+    if (loc) {
+      // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.
+      const chosen = services.backends.forRoute(loc.route);
+      if (chosen) return sendAnswer(reply, await chosen.backend(callOf(req)));
+      return handleRest(services, req, reply, loc, query);
+    }
     for (const handle of site) if (await handle(req, reply, pathname, query)) return reply;
     return reply.code(404).type('text/html; charset=UTF-8').send(notFoundPage());
   };
@@ -98,7 +171,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         ? coreErrors.tooLarge(config.bodyLimit)
         : err.statusCode && err.statusCode < 500
           ? new RestError('rest_bad_request', err.message, err.statusCode)
-          : (req.log.error({ err }, 'request failed'), coreErrors.internal());
+          : asRestError(err, req.log);
+    return answerError(e, req, reply);
+  });
+
+  function answerError(e: RestError, req: FastifyRequest, reply: FastifyReply) {
     const q = req.url.indexOf('?');
     const isRest = locateRest(q < 0 ? req.url : req.url.slice(0, q), parseQueryString(q < 0 ? '' : req.url.slice(q + 1)), {
       restPrefix: config.restPrefix,
@@ -107,13 +184,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // Site pages answer errors as pages; the REST API as its JSON error body.
     if (!isRest) return reply.code(e.status).type('text/html; charset=UTF-8').send(errorPage(e.status, e.message));
     return reply.code(e.status).headers(restHeaders(`${config.baseUrl}/${config.restPrefix}/`)).send(JSON.stringify(e.toBody()));
-  });
+  }
 
   return { server, services };
-}
-
-function errorPage(status: number, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error ${status}</title></head><body><h1>Error ${status}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }
 
 function notFoundPage(): string {

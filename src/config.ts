@@ -71,6 +71,50 @@ const schema = z.object({
     .transform(Number)
     .refine((n) => n >= 0.001 && n <= 20_000, 'expected a distance in kilometres from 0.001 to 20000, such as 50 or 12.5')
     .default(50),
+  /** How long verified Basic credentials are trusted without the store (dropped at once on revoke); 0: always check. */
+  LINTEL_AUTH_CACHE_S: integer(0, 3600).default(60),
+  /** The response cache of anonymous reads: how long an answer may be served (0: no cache), and its size. */
+  LINTEL_CACHE_TTL_S: integer(0, 86_400).default(30),
+  LINTEL_CACHE_MAX_MB: integer(1, 65_536).default(64),
+  /** `GET /metrics` answers only `Authorization: Bearer <this>`; unset, there is no /metrics. */
+  LINTEL_METRICS_TOKEN: z.string().min(16, 'expected a token of at least 16 characters').optional(),
+  /** Failed logins allowed per client over all logins in LINTEL_LOGIN_WINDOW_S before 429 (stops spraying many logins). */
+  LINTEL_LOGIN_CLIENT_ATTEMPTS: integer(1, 1_000_000).default(100),
+  /** PostgreSQL store limits (DATABASE_URL): opening a connection, one statement, a session idle in a transaction. */
+  DATABASE_CONNECT_TIMEOUT_MS: integer(100, 600_000).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: integer(100, 3_600_000).default(60_000),
+  /** How long /readyz waits for the store to answer before it reports 503. */
+  LINTEL_READY_TIMEOUT_MS: integer(100, 60_000).default(2000),
+  /** blocks/v3 get_shop_products: a JSON file listing the shop's products ([{id, name, date}]). */
+  LINTEL_SHOP_PRODUCTS: z.string().min(1).optional(),
+  /** forms-submissions download-all: the only folder export files are written to and deleted from. */
+  LINTEL_FORMS_FILES_DIR: z.string().min(1).optional(),
+  /** Outgoing mail (forms-submissions email-action, the history email report): smtp:// or smtps:// URL with credentials if any. */
+  LINTEL_SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), 'expected an smtp:// or smtps:// URL such as smtp://user:password@mail.example.org:587').optional(),
+  LINTEL_MAIL_FROM: z.string().min(3).default('Lintel <lintel@localhost>'),
+  /** downloads validate-captcha: a siteverify-compatible endpoint and its secret; unset, every captcha fails. */
+  LINTEL_CAPTCHA_VERIFY_URL: url.optional(),
+  LINTEL_CAPTCHA_SECRET: z.string().default(''),
+  /** widgets/ai/v1 chat: an OpenAI-compatible chat-completions URL, its bearer key and model. */
+  LINTEL_AI_CHAT_URL: url.optional(),
+  LINTEL_AI_CHAT_KEY: z.string().default(''),
+  LINTEL_AI_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** Forwarded requests: the legacy origin's answer must start within this time (504 otherwise). */
+  LINTEL_FORWARD_TIMEOUT_MS: integer(100, 600_000).default(30_000),
+  /** How long the legacy origin's index (routes of forwarded namespaces) is used before it is fetched again. */
+  LINTEL_FORWARD_INDEX_TTL_S: integer(1, 86_400).default(300),
+  /** Shadow mode: background requests to the other side at once, at most (more are skipped, not queued). */
+  LINTEL_SHADOW_CONCURRENCY: integer(1, 1000).default(4),
+  /** Shadow mode: the share of shadowed reads also sent twice to the primary, to learn which fields change on their own. */
+  LINTEL_SHADOW_NOISE_SAMPLE: z
+    .string()
+    .trim()
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'expected a share from 0 to 1, such as 0.1')
+    .transform(Number)
+    .default(0.1),
+  /** History events older than this many days are deleted (0: kept forever). */
+  LINTEL_HISTORY_RETENTION_DAYS: integer(0, 36_500).default(0),
 });
 
 export interface Config {
@@ -94,13 +138,36 @@ export interface Config {
   loginWindowS: number;
   trustProxy: boolean;
   calendarGeoRadiusKm: number;
+  metricsToken: string | undefined;
+  authCacheS: number;
+  cacheTtlS: number;
+  cacheMaxMb: number;
+  loginClientAttempts: number;
+  storeConnectTimeoutMs: number;
+  storeStatementTimeoutMs: number;
+  storeIdleInTransactionTimeoutMs: number;
+  readyTimeoutMs: number;
+  shopProductsFile: string | undefined;
+  formsFilesDir: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  captchaVerifyUrl: string | undefined;
+  captchaSecret: string;
+  aiChatUrl: string | undefined;
+  aiChatKey: string;
+  aiChatModel: string;
+  forwardTimeoutMs: number;
+  forwardIndexTtlS: number;
+  shadowConcurrency: number;
+  shadowNoiseSample: number;
+  historyRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
 
 /** The value as the error message may show it: never a database password. */
 function shown(name: string, value: string | undefined): string | undefined {
-  return name === 'DATABASE_URL' && value ? value.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@') : value;
+  return (name === 'DATABASE_URL' || name === 'LINTEL_SMTP_URL') && value ? value.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@') : value;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -135,5 +202,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginWindowS: e.LINTEL_LOGIN_WINDOW_S,
     trustProxy: e.LINTEL_TRUST_PROXY,
     calendarGeoRadiusKm: e.LINTEL_CALENDAR_GEO_RADIUS_KM,
+    metricsToken: e.LINTEL_METRICS_TOKEN,
+    authCacheS: e.LINTEL_AUTH_CACHE_S,
+    cacheTtlS: e.LINTEL_CACHE_TTL_S,
+    cacheMaxMb: e.LINTEL_CACHE_MAX_MB,
+    loginClientAttempts: e.LINTEL_LOGIN_CLIENT_ATTEMPTS,
+    storeConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    storeStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    storeIdleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    readyTimeoutMs: e.LINTEL_READY_TIMEOUT_MS,
+    shopProductsFile: e.LINTEL_SHOP_PRODUCTS && path.resolve(e.LINTEL_SHOP_PRODUCTS),
+    formsFilesDir: path.resolve(e.LINTEL_FORMS_FILES_DIR ?? path.join(e.LINTEL_DATA_DIR, 'forms-exports')),
+    smtpUrl: e.LINTEL_SMTP_URL,
+    mailFrom: e.LINTEL_MAIL_FROM,
+    captchaVerifyUrl: e.LINTEL_CAPTCHA_VERIFY_URL,
+    captchaSecret: e.LINTEL_CAPTCHA_SECRET,
+    aiChatUrl: e.LINTEL_AI_CHAT_URL,
+    aiChatKey: e.LINTEL_AI_CHAT_KEY,
+    aiChatModel: e.LINTEL_AI_CHAT_MODEL,
+    forwardTimeoutMs: e.LINTEL_FORWARD_TIMEOUT_MS,
+    forwardIndexTtlS: e.LINTEL_FORWARD_INDEX_TTL_S,
+    shadowConcurrency: e.LINTEL_SHADOW_CONCURRENCY,
+    shadowNoiseSample: e.LINTEL_SHADOW_NOISE_SAMPLE,
+    historyRetentionDays: e.LINTEL_HISTORY_RETENTION_DAYS,
   };
 }

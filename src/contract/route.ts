@@ -16,7 +16,7 @@ export interface RestResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** A body that is not JSON (an export file, an HTML preview), sent as is. */
+  /** A body that is not JSON (an export file, an HTML preview, or a stream), sent as is. */
   raw?: { contentType: string };
 }
 

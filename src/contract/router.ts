@@ -16,8 +16,12 @@ export interface CompiledRoute {
   namespace: string;
   pattern: string;
   regex: RegExp;
+  /** Path parameters that are record IDs (a digits-only group such as `(?P<id>\d+)`). */
+  integerParams: string[];
   endpoints: CompiledEndpoint[];
 }
+
+const INTEGER_GROUP = /\(\?P<(\w+)>(?:\\d|\[\\d\]|\[0-9\])\+\)/g;
 
 export interface RouteMatch {
   route: CompiledRoute;
@@ -42,7 +46,8 @@ export class RouteTable {
       return;
     }
     if (namespace && !this.namespaces.includes(namespace)) this.namespaces.push(namespace);
-    this.routes.push({ decl: { ...decl, namespace, pattern }, namespace, pattern, regex: new RegExp(`^${source}$`, 'i'), endpoints });
+    const integerParams = [...pattern.matchAll(INTEGER_GROUP)].map((m) => m[1]!);
+    this.routes.push({ decl: { ...decl, namespace, pattern }, namespace, pattern, regex: new RegExp(`^${source}$`, 'i'), integerParams, endpoints });
   }
 
   /** Candidate routes are those of the namespaces the path starts with, else all (as WordPress). */

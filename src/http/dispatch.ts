@@ -9,6 +9,7 @@ import type { Params } from '../contract/php-params.ts';
 import type { Method, RestResult } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
 import { validateArgs } from '../contract/validate.ts';
+import { StoreUnavailable } from '../store/store.ts';
 import type { RestContext } from './context.ts';
 import { mergeParams, type RestBody } from './rest-request.ts';
 
@@ -49,7 +50,7 @@ export function plan(table: RouteTable, call: RestCall): Plan {
   const params = mergeParams(call.body, method, call.query, match.urlParams);
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
-  const args = { ...match.urlParams, ...validateArgs(match.endpoint.args, params) };
+  const args = { ...match.urlParams, ...validateArgs(match.endpoint.args, params, { values: match.urlParams, integers: match.route.integerParams }) };
   const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
   return { route: match.route, endpoint: match.endpoint, args, ctx };
 }
@@ -89,9 +90,13 @@ function withAllow(o: Outcome, call: RestCall): Outcome {
   return o;
 }
 
-/** Unexpected failures are logged with their stack and answered without it. */
-export function asRestError(e: unknown, log: { error: (o: object, m: string) => void }): RestError {
+/** Unexpected failures are logged with their stack and answered without it; a store outage is a 503. */
+export function asRestError(e: unknown, log: { error: (o: object, m: string) => void; warn: (o: object, m: string) => void }): RestError {
   if (e instanceof RestError) return e;
+  if (e instanceof StoreUnavailable) {
+    log.warn({ err: e.cause }, 'content store unavailable');
+    return coreErrors.storeUnavailable();
+  }
   log.error({ err: e }, 'unhandled error in handler');
   return coreErrors.internal();
 }

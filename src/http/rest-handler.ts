@@ -2,31 +2,59 @@
  * The REST entry point: parse the request, authenticate, answer OPTIONS from the declarations,
  * dispatch everything else through the pipeline, and shape the answer.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/basic.ts';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate, LoginThrottled } from '../auth/basic.ts';
 import type { User } from '../auth/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
 import { RestError } from '../contract/errors.ts';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
+import { cachedAnswer, cachePlan } from './cached-rest.ts';
+import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
 import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
-import { shape } from './shape.ts';
+import { shape, type Shaped } from './shape.ts';
 import { siteUrls } from './site-urls.ts';
 
-function header(req: FastifyRequest, name: string): string | undefined {
+function header(req: Pick<RestInput, 'headers'>, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(',') : v;
 }
 
+/** The request as the REST pipeline reads it: what Fastify parsed, or a backend call. */
+export interface RestInput {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer | undefined;
+  ip: string;
+  log: FastifyBaseLogger;
+}
+
 export async function handleRest(services: Services, req: FastifyRequest, reply: FastifyReply, loc: RestLocation, query: Params): Promise<void> {
+  const input = { method: req.method, headers: req.headers, body: req.body as Buffer | undefined, ip: req.ip, log: req.log };
+  const compute = () => answerRest(services, input, loc, query);
+  const plan = services.responses && cachePlan(req, loc, query, services.responses.topicsOf);
+  const s = plan ? await cachedAnswer(services.responses!.cache, plan, req, compute) : await compute();
+  if (plan) services.metrics.cacheLookup(s.headers['X-Lintel-Cache'] === 'hit');
+  else if (services.responses && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') services.store.changes.anythingChanged();
+  labelRoute(req, s.route);
+  reply.code(s.status).headers(s.headers);
+  return reply.send(s.body ?? undefined);
+}
+
+/** A shaped answer and the pattern of the route that gave it (`(no route)`: none matched). */
+export type RestAnswer = Shaped & { route: string };
+
+/** Lintel's own answer to a REST request, shaped (the translate backend runs this too). */
+export async function answerRest(services: Services, req: RestInput, loc: RestLocation, query: Params): Promise<RestAnswer> {
   const { config, table } = services;
   const urls = siteUrls(config.baseUrl, config.restPrefix, config.adminPath, loc.locale);
   const { method, byHeader } = effectiveMethod(req.method, query, header(req, 'x-http-method-override'));
   delete query.rest_route;
 
-  const send = (o: Outcome, user: User | null) => {
-    const s = shape({
+  const send = (o: Outcome, user: User | null): RestAnswer => ({
+    route: o.route?.pattern ?? '(no route)',
+    ...shape({
       ...o,
       query,
       method,
@@ -34,16 +62,16 @@ export async function handleRest(services: Services, req: FastifyRequest, reply:
       loggedIn: user !== null,
       origin: header(req, 'origin'),
       overriddenByHeader: byHeader,
-    });
-    reply.code(s.status).headers(s.headers);
-    return reply.send(s.body ?? undefined);
-  };
+    }),
+  });
 
   let user: User | null;
   try {
     user = await authenticate(services, header(req, 'authorization'), req.ip);
   } catch (e) {
-    return send({ headers: {}, route: null, ...errorOutcome(asRestError(e, req.log)) }, null);
+    const err = asRestError(e, req.log);
+    const headers: Record<string, string> = err instanceof LoginThrottled ? { 'Retry-After': String(err.retryAfter) } : {};
+    return send({ headers, route: null, ...errorOutcome(err) }, null);
   }
 
   if (method === 'OPTIONS') {
@@ -53,7 +81,7 @@ export async function handleRest(services: Services, req: FastifyRequest, reply:
     return send({ status: 200, body, headers: route ? { Allow: allowHeader(route, { user }) } : {}, route: null }, user);
   }
 
-  const body = await readBody(header(req, 'content-type'), req.body as Buffer | undefined);
+  const body = await readBody(header(req, 'content-type'), req.body);
   const outcome = await dispatch(table, {
     method,
     route: loc.route,

@@ -4,7 +4,13 @@
  */
 import type { RouteDecl } from '../contract/route.ts';
 import type { Services } from '../services.ts';
+import { blocksRoutes } from './blocks/routes.ts';
+import { formsSubmissionsRoutes } from './forms/submissions.ts';
+import { formsViewsRoutes } from './forms/views.ts';
+import { downloadsRoutes } from './downloads/routes.ts';
+import { widgetsAiRoutes } from './widgets-ai/routes.ts';
 import { calendarRoutes } from './calendar/routes.ts';
+import { historyRoutes } from './history/routes.ts';
 import { siteEmbeddables } from './oembed/embeddable.ts';
 import { oembedNamespace } from './oembed/routes.ts';
 import { ioRoutes } from './redirection/io/routes.ts';
@@ -17,3 +23,21 @@ translators['calendar/events/v1'] = (services) => calendarRoutes(services);
 // Import/export routes live apart from the management routes (io/); the factory takes both.
 translators['redirection/v1'] = (services) => [...redirectionRoutes(services), ...ioRoutes(services)];
 translators['oembed/1.0'] = oembedNamespace(siteEmbeddables);
+translators['blocks/v3'] = (services) => blocksRoutes(services);
+translators['forms-submissions'] = (services) => formsSubmissionsRoutes(services);
+translators['forms-views'] = () => formsViewsRoutes();
+translators['downloads'] = (services) => downloadsRoutes(services);
+translators['widgets/ai/v1'] = (services) => widgetsAiRoutes(services);
+translators['history/v1'] = (services) => historyRoutes(services);
+
+/**
+ * The change-feed topics (migration 070) that a namespace's anonymous answers read: those
+ * answers may be served from the response cache until a write to one of them commits. A
+ * namespace absent here (private reads, or tables the feed does not watch) is never cached;
+ * '' is the site index.
+ */
+export const publicTopics: Record<string, readonly string[]> = {
+  '': ['options'],
+  'calendar/events/v1': ['calendar', 'options', 'users'],
+  // oembed/1.0 is left out: every embed answer draws a new secret, as on the legacy site.
+};

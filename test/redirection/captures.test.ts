@@ -98,7 +98,7 @@ describe('redirection/v1 recorded calls', () => {
       const c = load(f);
       const got = await send(c);
       expect(got.status).toBe(c.response.status);
-      // `installed` is the site's folder on disk, which differs by host.
+      // `installed` is the site's folder on disk, which differs by host (Lintel: the site's URL path, DEVIATIONS.md redirection-setting-installed).
       const strip = (b: unknown) => (b && typeof b === 'object' && 'installed' in b ? { ...b, installed: '' } : b);
       expect(strip(got.body)).toEqual(strip(withDeviations(f, c.response.body_json)));
     });

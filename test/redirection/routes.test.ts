@@ -101,6 +101,19 @@ describe('rules', () => {
     expect(after).toEqual({ ...before, expire_404: 60, redirect_cache: 1 });
   });
 
+  it('settings show where the site is installed as its URL path, never a folder of the server', async () => {
+    const { installed } = (await call('GET', '/setting')).body;
+    expect(installed).toBe('/');
+    expect(installed).not.toContain(process.cwd());
+    const under = await testApp({ env: { LINTEL_BASE_URL: 'http://lintel.test/site' } });
+    try {
+      const res = await under.server.inject({ url: '/wp-json/redirection/v1/setting', headers: { authorization: await under.auth('administrator') } });
+      expect(res.json().installed).toBe('/site/');
+    } finally {
+      await under.close();
+    }
+  });
+
   it('grouped log rows are deleted by their value', async () => {
     const at = new Date('2026-11-21T12:00:00Z');
     const row = { created: at, domain: null, agent: 'a', referrer: null, ip: '10.0.0.1', httpCode: 404, requestMethod: 'GET', requestData: null };

@@ -21,11 +21,11 @@ export interface TestApp extends App {
 
 export const TEST_BASE = 'http://lintel.test';
 
-export async function testApp(opts: { env?: Record<string, string>; mappings?: (m: Mappings) => Mappings; store?: OpenStore } = {}): Promise<TestApp> {
+export async function testApp(opts: { env?: Record<string, string>; mappings?: (m: Mappings) => Mappings; store?: OpenStore; logger?: object } = {}): Promise<TestApp> {
   const config = loadConfig({ LINTEL_BASE_URL: TEST_BASE, LINTEL_LOG_LEVEL: 'silent', LINTEL_DEMO_DATA: 'false', ...opts.env });
   const store = opts.store ?? (await testStore());
   const base = loadMappings(config.mappingsDir);
-  const app = await buildApp({ config, store, mappings: opts.mappings ? opts.mappings(base) : base, logger: false });
+  const app = await buildApp({ config, store, mappings: opts.mappings ? opts.mappings(base) : base, logger: opts.logger ?? false });
   const creds = new Map<Role, string>();
   return {
     ...app,

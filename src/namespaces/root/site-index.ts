@@ -2,6 +2,7 @@
  * The site index (`GET /`) and the namespace indexes (`GET /<namespace>`), generated from the
  * route table, so every declared route shows with its methods and argument descriptors.
  */
+import type { ForwardedIndex } from '../../backends/legacy-index.ts';
 import { arg } from '../../contract/args.ts';
 import { describeRoute } from '../../contract/describe.ts';
 import { coreErrors } from '../../contract/errors.ts';
@@ -19,7 +20,8 @@ function routesOf(table: RouteTable, ctx: RestContext, namespace?: string) {
   return routes;
 }
 
-export function siteIndexRoutes(table: RouteTable): RouteDecl[] {
+/** `forwarded`: the routes of the namespaces the legacy origin serves, listed beside Lintel's own. */
+export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): RouteDecl[] {
   const index = route(
     '',
     '/',
@@ -29,6 +31,7 @@ export function siteIndexRoutes(table: RouteTable): RouteDecl[] {
       permission: publicAccess,
       async handler(ctx) {
         const site = await ctx.store.options.site();
+        const remote = forwarded ? await forwarded.routes() : {};
         return {
           body: {
             name: site.name,
@@ -40,11 +43,11 @@ export function siteIndexRoutes(table: RouteTable): RouteDecl[] {
             page_for_posts: site.page_for_posts,
             page_on_front: site.page_on_front,
             show_on_front: site.show_on_front,
-            namespaces: table.namespaces,
+            namespaces: forwarded ? [...table.namespaces, ...forwarded.namespaces.filter((n) => !table.namespaces.includes(n))] : table.namespaces,
             authentication: {
               'application-passwords': { endpoints: { authorization: `${ctx.urls.admin}/authorize-application.php` } },
             },
-            routes: routesOf(table, ctx),
+            routes: { ...routesOf(table, ctx), ...remote },
             site_logo: 0,
             site_icon: 0,
             site_icon_url: '',
@@ -67,8 +70,8 @@ export function namespaceIndexRoute(table: RouteTable, namespace: string): Route
       args: { namespace: arg.untyped({ default: namespace }), context: arg.untyped({ default: 'view' }) },
       permission: publicAccess,
       handler(ctx, args) {
-        const ns = String(args.namespace);
-        if (!table.namespaces.includes(ns)) throw coreErrors.invalidNamespace();
+        const ns = args.namespace;
+        if (typeof ns !== 'string' || !table.namespaces.includes(ns)) throw coreErrors.invalidNamespace();
         return { body: { namespace: ns, routes: routesOf(table, ctx, ns), _links: { up: [{ href: ctx.urls.apiRoot }] } } };
       },
     }),
