@@ -4,7 +4,8 @@
  * event by ID and by slug, at 1k, 10k and 100k events. Each case is a bounded loop of
  * `server.inject` (like bench/edge.ts), with a bare `/healthz` inject of the same run as the
  * baseline: `ratio` is throughput relative to it (1 = as fast), as in the harness's rows.
- * The archive has no response cache, so every request runs its queries; the ID and slug lookups
+ * The response cache is off (LINTEL_CACHE_TTL_S=0), so every request runs its queries (bench/run.ts
+ * measures the cached archive against bare node:http); the ID and slug lookups
  * rotate over many events so they do not hit one hot row (the slug cache still works as it would).
  *
  * Events go straight into the tables with multi-row `insert ... select from generate_series`,
@@ -120,7 +121,7 @@ export function timingRow(base: Timing, store: string, unit: string) {
 }
 
 export async function run(): Promise<Row[]> {
-  const app = await testApp({ env: { LINTEL_CLOCK: CLOCK } });
+  const app = await testApp({ env: { LINTEL_CLOCK: CLOCK, LINTEL_CACHE_TTL_S: '0' } });
   const rows: Row[] = [];
   const archiveMeans = new Map<string, Map<number, number>>();
   try {

@@ -49,9 +49,22 @@ const ctx: BenchContext = {
   measure: (name, url, opts) => measure(name, url, { ...opts, duration, connections, baseline }),
 };
 
+// The event archive of the demo data through the whole stack, answered from the response cache
+// (anonymous, the default) and with the cache off: the cached row is the one to hold against the
+// bare server, the uncached one is what every request costs without it.
+const ARCHIVE = '/wp-json/calendar/events/v1/events';
+for (const [label, env] of [['response cache', {}], ['no cache', { LINTEL_CACHE_TTL_S: '0' }]] as const) {
+  const server = await startLintel({ LINTEL_DEMO_DATA: 'true', ...env });
+  try {
+    report(await ctx.measure(`GET ${ARCHIVE} (demo data, ${label})`, `${server.url}${ARCHIVE}`));
+  } finally {
+    await server.close();
+  }
+}
+
 const lintel = await startLintel();
 try {
-  report(await ctx.measure('GET /wp-json/ (site index)', `${lintel.url}/wp-json/`));
+  report(await ctx.measure('GET /wp-json/ (site index, response cache)', `${lintel.url}/wp-json/`));
   // A trivial route: the oEmbed namespace index once oEmbed is registered, rest_no_route before.
   const trivial = (await fetch(`${lintel.url}/wp-json/oembed/1.0`)).ok ? '/wp-json/oembed/1.0 (namespace index)' : '/wp-json/nothing (rest_no_route)';
   report(await ctx.measure(`GET ${trivial}`, `${lintel.url}${trivial.split(' ')[0]}`));
