@@ -91,6 +91,15 @@ describe('terms', () => {
     expect((await call('GET', `/categories/${c.json().id}`)).statusCode).toBe(400);
   });
 
+  it("names in the self link's target hints the methods the caller may use on the term", async () => {
+    const allowed = (r: { json(): { _links: { self: { targetHints: { allow: string[] } }[] } } }) => r.json()._links.self[0].targetHints.allow;
+    const created = await call('POST', '/tags', { name: 'Percussion' }, admin);
+    expect(allowed(created)).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    expect(allowed(await call('GET', `/tags/${created.json().id}`, undefined, admin))).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    expect(allowed(await call('GET', `/tags/${created.json().id}`))).toEqual(['GET']);
+    expect(allowed(await call('GET', `/tags/${created.json().id}`, undefined, await app.auth('subscriber')))).toEqual(['GET']);
+  });
+
   it('creates terms named in an event write with a free slug, also when the name has no letters', async () => {
     const dates = { start_date: '2027-07-01 10:00', end_date: '2027-07-01 11:00' };
     const first = await call('POST', '/events', { title: 'Symbols A', ...dates, tags: '[]' }, admin);

@@ -103,17 +103,20 @@ export function embeddedTerm(s: Site, t: TermRow) {
     parent: t.parent, count: t.count, filter: 'raw', id: t.id, urls: termUrls(s, t) };
 }
 
-/** A term of the archives and single-term routes; `path` is the slug path of its archive page. */
-export function termObject(s: Site, t: TermRow, path: string, withLinks = false) {
+/**
+ * A term of the archives and single-term routes; `path` is the slug path of its archive page.
+ * Single terms carry `_links`, with the methods the caller may use on the term as target hints.
+ */
+export function termObject(s: Site, t: TermRow, path: string, links?: { allow: readonly string[] }) {
   const obj: Record<string, unknown> = { id: t.id, count: t.count, description: t.description, name: t.name, slug: t.slug, taxonomy: TAXONOMY[t.taxonomy] };
   if (t.taxonomy === 'category') obj.parent = t.parent;
   Object.assign(obj, { meta: [], url: `${s.ctx.urls.home}/${t.taxonomy === 'category' ? 'events/category' : 'tag'}/${path}/`, urls: termUrls(s, t) });
-  if (withLinks) {
+  if (links) {
     const wp = (p: string) => s.ctx.urls.rest(`/wp/v2/${p}`);
     const tax = TAXONOMY[t.taxonomy];
     const coll = t.taxonomy === 'category' ? tax : 'tags';
     obj._links = {
-      self: [{ href: wp(`${coll}/${t.id}`), targetHints: { allow: ['GET'] } }],
+      self: [{ href: wp(`${coll}/${t.id}`), targetHints: { allow: links.allow } }],
       collection: [{ href: wp(coll) }],
       about: [{ href: wp(`taxonomies/${tax}`) }],
       ...(t.parent ? { up: [{ embeddable: true, href: wp(`${coll}/${t.parent}`) }] } : {}),

@@ -1,4 +1,5 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
+import { can } from '../../auth/roles.ts';
 import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
@@ -51,8 +52,11 @@ export async function loadTerm(ctx: RestContext, taxonomy: Taxonomy, id: number)
   return t;
 }
 
-export async function termBody(ctx: RestContext, t: TermRow, withLinks = true) {
-  return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), withLinks);
+export async function termBody(ctx: RestContext, t: TermRow) {
+  // The self link's target hints name the methods the caller may use on the term, as WordPress
+  // works them out from each method's permission check: whoever manages terms may change them.
+  const allow = can(ctx.user, 'manage_categories') ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'];
+  return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), { allow });
 }
 
 // Hierarchical taxonomies (categories) check names per parent; tags per taxonomy.
