@@ -3,13 +3,14 @@
  * `/events/?ical=1` (the upcoming events of the list view, at most 30) and `/event/{slug}/?ical=1`
  * (one published event), also under a locale segment (`/fr/events/?ical=1`).
  *
- * The body is written here rather than with ical-generator: subscribers compare it with what the
- * legacy site sent, and that layout is not RFC 5545's (no line folding, commas in CATEGORIES left
- * unescaped, the quoted ORGANIZER CN, one VTIMEZONE block per zone listing each DAYLIGHT/STANDARD
- * transition year by year rather than as an RRULE, a non-standard X-Robots-Tag property), which
- * the library would normalise away.
+ * The body is written here rather than with ical-generator: subscribers have the legacy feed's
+ * layout, and it is not what the library writes (no line folding, commas in CATEGORIES left
+ * unescaped, the quoted ORGANIZER CN, one VTIMEZONE per zone listing every DAYLIGHT/STANDARD
+ * transition year by year rather than an RRULE, a non-standard X-Robots-Tag property).
+ * timezones-ical-library supplies the zones' abbreviations.
  */
 import { createHash } from 'node:crypto';
+import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { siteUrls } from '../../http/site-urls.ts';
 import { fmt, instantToWall } from '../../namespaces/calendar/dates.ts';
 import { slugify } from '../../namespaces/calendar/events.ts';
@@ -18,7 +19,7 @@ import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, VenueRow } from '../../store/calendar.ts';
 import type { SiteHandler } from '../handlers.ts';
-import { offsetMinutes, zoneAbbr } from '../time.ts';
+import { offsetMinutes } from '../time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
 
@@ -59,7 +60,10 @@ export function icalFeeds(services: Services): SiteHandler {
       const now = fmt(instantToWall(clock.now(), site.timezone));
       rows = (await store.calendar.eventArchive({ statuses: ['publish'], endsAfter: now, limit: LIST_FEED_SIZE, offset: 0 })).rows;
     } else {
-      const event = await store.calendar.eventBySlug(slugOf(rawSlug));
+      const slug = slugOf(rawSlug);
+      // No event's slug holds a NUL byte (the store cannot keep one).
+      if (slug.includes('\0')) return false;
+      const event = await store.calendar.eventBySlug(slug);
       // Drafts, private, scheduled and trashed events have no feed, as they have no page.
       if (event?.status !== 'publish') return false;
       rows = [event];
@@ -200,7 +204,7 @@ function vtimezone(zone: string, fromYear: number, toYear: number): string[] {
   const out = ['BEGIN:VTIMEZONE', `TZID:${zone}`];
   for (const t of changes) {
     const type = t.dst ? 'DAYLIGHT' : 'STANDARD';
-    out.push(`BEGIN:${type}`, `TZOFFSETFROM:${offsetText(t.from)}`, `TZOFFSETTO:${offsetText(t.to)}`, `TZNAME:${zoneName(zone, t.at, t.to)}`);
+    out.push(`BEGIN:${type}`, `TZOFFSETFROM:${offsetText(t.from)}`, `TZOFFSETTO:${offsetText(t.to)}`, `TZNAME:${zoneName(zone, t.to)}`);
     // The transition's UTC moment, written without a Z as the legacy feed writes it.
     out.push(`DTSTART:${compact(fmt(new Date(t.at)))}`, `END:${type}`);
   }
@@ -245,21 +249,31 @@ function offsetText(minutes: number): string {
   return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}${String(a % 60).padStart(2, '0')}`;
 }
 
-const britishNames = new Map<string, Intl.DateTimeFormat>();
+// The zone database's abbreviations (EST, BST, JST, +04), which Intl does not give (it names most
+// zones GMT+n): read from the library's current VTIMEZONE rules, by the offset they switch to.
+const zoneNames = new Map<string, Map<number, string>>();
+let listed: Set<string> | null = null;
+const libraryZones = () => (listed ??= new Set(tzlib_get_timezones() as string[]));
 
-/**
- * The zone database's abbreviation (EST, BST, CET), which the legacy feed names. Intl gives it in
- * American English for the Americas and in British English for Europe; where neither has one,
- * the zone database writes the offset (`+03`, `+0530`), and so does this.
- */
-function zoneName(zone: string, at: number, offset: number): string {
-  const numeric = /^GMT[+-]/;
-  const us = zoneAbbr(zone, new Date(at));
-  if (!numeric.test(us)) return us;
-  let gb = britishNames.get(zone);
-  if (!gb) britishNames.set(zone, (gb = new Intl.DateTimeFormat('en-GB', { timeZone: zone, timeZoneName: 'short' })));
-  const name = gb.formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value ?? '';
-  if (name && !numeric.test(name)) return name;
+function namesOf(zone: string): Map<number, string> {
+  let names = zoneNames.get(zone);
+  if (names) return names;
+  names = new Map();
+  // The library writes to the console about a zone it does not know: it is asked only about those it lists.
+  const block = libraryZones().has(zone) ? tzlib_get_ical_block(zone) : '';
+  for (const part of (Array.isArray(block) ? block[0] ?? '' : '').split(/BEGIN:(?:STANDARD|DAYLIGHT)\r\n/).slice(1)) {
+    const name = /^TZNAME:(.*)$/m.exec(part)?.[1]?.trim();
+    const to = /^TZOFFSETTO:([+-])(\d\d)(\d\d)/m.exec(part);
+    if (name && to) names.set((to[1] === '-' ? -1 : 1) * (Number(to[2]) * 60 + Number(to[3])), name);
+  }
+  zoneNames.set(zone, names);
+  return names;
+}
+
+/** The zone's abbreviation for an offset; where the library has none, the offset as the zone database writes it (`+03`, `+0530`). */
+function zoneName(zone: string, offset: number): string {
+  const known = namesOf(zone).get(offset);
+  if (known) return known;
   const digits = offsetText(offset);
   return digits.endsWith('00') ? digits.slice(0, 3) : digits;
 }
