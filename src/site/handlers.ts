@@ -11,6 +11,7 @@ import { callOf } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
 import { edgeFor } from '../edge/handler.ts';
 import { recordPages } from './pages/handler.ts';
+import { icalFeeds } from './pages/ical.ts';
 import { exportFiles } from '../namespaces/forms/files.ts';
 import { downloadLinks } from '../namespaces/downloads/links.ts';
 
@@ -22,5 +23,5 @@ export function siteHandlers(services: Services): SiteHandler[] {
   const forward = services.backends.site;
   // With `site.forwardUnmatched`, what no page or redirect answers is the legacy origin's.
   const unmatched = forward ? async (req: FastifyRequest, reply: FastifyReply) => void (await sendAnswer(reply, await forward(callOf(req)))) : undefined;
-  return [authorizePage(services), recordPages(services, siteEmbeddables), exportFiles(services), downloadLinks(services), edgeFor(services, { unmatched }).handler];
+  return [authorizePage(services), icalFeeds(services), recordPages(services, siteEmbeddables), exportFiles(services), downloadLinks(services), edgeFor(services, { unmatched }).handler];
 }
