@@ -9,7 +9,7 @@ import { authenticate } from '../auth/basic.ts';
 import { RestError } from '../contract/errors.ts';
 import { can, type Capability, type User } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
-import type { SiteHandler } from '../site/handlers.ts';
+import type { SiteHandler } from '../site/site-handler.ts';
 import { escapeHtml } from '../site/html.ts';
 import { RedirectionEdgeRepo, type EdgeSettings, type LogRow } from '../store/redirection-edge.ts';
 import { upstreamFetcher } from '../upstream/fetch.ts';
