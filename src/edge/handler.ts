@@ -11,13 +11,12 @@ import { can, type Capability, type User } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/site-handler.ts';
 import { escapeHtml } from '../site/html.ts';
-import type { RedirectJson } from '../namespaces/redirection/io/shapes.ts';
 import { SITE_MODULE } from '../namespaces/redirection/records.ts';
-import { FLAG_QUERY, type NewNotFoundRow, type RedirectionSettings, type RedirectRow, type SourceFlags } from '../store/redirection/rows.ts';
+import { FLAG_QUERY, type NewNotFoundRow, type RedirectionSettings, type SourceFlags } from '../store/redirection/rows.ts';
 import { defaultRedirectionSettings } from '../store/redirection/settings.ts';
 import { upstreamFetcher } from '../upstream/fetch.ts';
 import { matchRequest, type EdgeDecision, type EdgeRequest } from './match.ts';
-import { RuleIndex, safeDecode } from './rules.ts';
+import { RuleIndex, safeDecode, siteRule } from './rules.ts';
 import { WriteQueue } from './writes.ts';
 
 export interface EdgeOptions {
@@ -76,17 +75,6 @@ function edgeSettings(s: RedirectionSettings): EdgeSettings {
   };
 }
 
-/** A rule of the site module as the matcher takes it: the stored flags over the global ones (`regex` when none is stored). */
-function siteRule(r: RedirectRow, flags: SourceFlags): RedirectJson {
-  const source = { ...flags, ...(r.matchData?.source ?? {}), flag_regex: r.matchData?.source?.flag_regex ?? r.regex };
-  return {
-    id: r.id, url: r.url, match_url: r.matchUrl,
-    match_data: { source, ...(r.matchData?.options?.log_exclude ? { options: { log_exclude: true as const } } : {}) },
-    action_code: r.actionCode, action_type: r.actionType, action_data: r.actionData, match_type: r.matchType,
-    title: r.title ?? '', hits: r.hits, regex: source.flag_regex, group_id: r.groupId, position: r.position, last_access: '-', enabled: true,
-  };
-}
-
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -117,7 +105,7 @@ export function edgeFor(services: Services, opts?: EdgeOptions): Edge {
 }
 
 export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
-  const { redirects, logs } = services.store.redirection;
+  const { settings: pluginSettings, redirects, logs } = services.store.redirection;
   const writes = new WriteQueue(services.log);
   // Pass-through targets are outbound fetches like any other: the same SSRF guard, size cap and time limit.
   const fetchUpstream = upstreamFetcher(services.config);
@@ -130,7 +118,7 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     if (loaded && Date.now() - loaded.at < ttl) return loaded;
     // One reload at a time; concurrent requests share it.
     loading ??= (async () => {
-      const settings = edgeSettings(await services.store.redirection.settings.get());
+      const settings = edgeSettings(await pluginSettings.get());
       const index = new RuleIndex((await redirects.ofModule(SITE_MODULE)).map((r) => siteRule(r, settings.flags)));
       loaded = { index, settings, at: Date.now() };
       return loaded;
