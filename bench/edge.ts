@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { edgeFor } from '../src/edge/handler.ts';
-import type { NewRedirect } from '../src/namespaces/redirection/records.ts';
+import type { NewRedirect } from '../src/store/redirection/rows.ts';
 import { testApp, type TestApp } from '../test/support/app.ts';
 import { runIfMain } from './lib.ts';
 
@@ -29,7 +29,7 @@ const regex = (i: number): NewRedirect => ({
 async function insert(app: TestApp, rows: NewRedirect[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 5_000) {
     const chunk = rows.slice(i, i + 5_000);
-    await app.store.transaction((s) => s.redirection.insertRedirects(chunk));
+    await app.store.transaction((s) => s.redirection.redirects.insertMany(chunk));
   }
 }
 

@@ -21,7 +21,7 @@ import { handleRest } from './http/rest-handler.ts';
 import { topicsByNamespace } from './http/cached-rest.ts';
 import { Metrics } from './http/metrics.ts';
 import { ResponseCache } from './http/response-cache.ts';
-import { publicTopics } from './namespaces/index.ts';
+import { publicTopics, siteEmbeddables } from './namespaces/index.ts';
 import { locateRest } from './http/rest-request.ts';
 import { restHeaders } from './http/shape.ts';
 import { loadMappings, type Mappings } from './mappings.ts';
@@ -147,7 +147,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     return reply.type('text/html; charset=UTF-8').header('Content-Security-Policy', API_DOCS_CSP).send(apiDocsPage(apiDocument(), site.name));
   });
 
-  const site = siteHandlers(services);
+  const site = siteHandlers(services, siteEmbeddables);
   const entry = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = req.url.indexOf('?');
     const pathname = q < 0 ? req.url : req.url.slice(0, q);

@@ -12,7 +12,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
-import type { SiteHandler } from '../site/handlers.ts';
+import type { SiteHandler } from '../site/site-handler.ts';
 import { UniqueViolation } from '../store/store.ts';
 import type { UserRecord } from '../store/users.ts';
 import { createAppPassword } from './app-passwords.ts';

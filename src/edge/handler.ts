@@ -9,12 +9,14 @@ import { authenticate } from '../auth/basic.ts';
 import { RestError } from '../contract/errors.ts';
 import { can, type Capability, type User } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
-import type { SiteHandler } from '../site/handlers.ts';
+import type { SiteHandler } from '../site/site-handler.ts';
 import { escapeHtml } from '../site/html.ts';
-import { RedirectionEdgeRepo, type EdgeSettings, type LogRow } from '../store/redirection-edge.ts';
+import { SITE_MODULE } from '../namespaces/redirection/records.ts';
+import { FLAG_QUERY, type NewNotFoundRow, type RedirectionSettings, type SourceFlags } from '../store/redirection/rows.ts';
+import { defaultRedirectionSettings } from '../store/redirection/settings.ts';
 import { upstreamFetcher } from '../upstream/fetch.ts';
 import { matchRequest, type EdgeDecision, type EdgeRequest } from './match.ts';
-import { RuleIndex, safeDecode } from './rules.ts';
+import { RuleIndex, safeDecode, siteRule } from './rules.ts';
 import { WriteQueue } from './writes.ts';
 
 export interface EdgeOptions {
@@ -34,14 +36,48 @@ export interface Edge {
   flush(): Promise<void>;
 }
 
+/** What the edge obeys of the plugin settings. */
+interface EdgeSettings {
+  flags: SourceFlags;
+  expireRedirect: number;
+  expire404: number;
+  trackHits: boolean;
+  ipLogging: number;
+  logHeader: boolean;
+}
+
 interface Loaded {
   index: RuleIndex;
   settings: EdgeSettings;
   at: number;
 }
 
+const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+
+/**
+ * The settings as the edge obeys them. A setting the stored value lacks reads as the plugin's
+ * default, as the API reads it; one of the wrong type (an imported legacy value) too.
+ */
+function edgeSettings(s: RedirectionSettings): EdgeSettings {
+  const d = defaultRedirectionSettings;
+  return {
+    flags: {
+      flag_query: (FLAG_QUERY as readonly unknown[]).includes(s.flag_query) ? s.flag_query : d.flag_query,
+      flag_case: typeof s.flag_case === 'boolean' ? s.flag_case : d.flag_case,
+      flag_trailing: typeof s.flag_trailing === 'boolean' ? s.flag_trailing : d.flag_trailing,
+      flag_regex: typeof s.flag_regex === 'boolean' ? s.flag_regex : d.flag_regex,
+    },
+    expireRedirect: num(s.expire_redirect, d.expire_redirect),
+    expire404: num(s.expire_404, d.expire_404),
+    trackHits: s.track_hits !== false,
+    ipLogging: num(s.ip_logging, d.ip_logging),
+    logHeader: s.log_header === true,
+  };
+}
+
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 const HOUR = 3_600_000;
+const DAY = 86_400_000;
 
 export function notFoundHtml(siteName: string): string {
   const esc = escapeHtml(siteName);
@@ -69,7 +105,7 @@ export function edgeFor(services: Services, opts?: EdgeOptions): Edge {
 }
 
 export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
-  const repo = new RedirectionEdgeRepo(services.store.sql);
+  const { settings: pluginSettings, redirects, logs } = services.store.redirection;
   const writes = new WriteQueue(services.log);
   // Pass-through targets are outbound fetches like any other: the same SSRF guard, size cap and time limit.
   const fetchUpstream = upstreamFetcher(services.config);
@@ -82,8 +118,8 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     if (loaded && Date.now() - loaded.at < ttl) return loaded;
     // One reload at a time; concurrent requests share it.
     loading ??= (async () => {
-      const settings = await repo.settings();
-      const index = new RuleIndex(await repo.siteRules(settings.flags));
+      const settings = edgeSettings(await pluginSettings.get());
+      const index = new RuleIndex((await redirects.ofModule(SITE_MODULE)).map((r) => siteRule(r, settings.flags)));
       loaded = { index, settings, at: Date.now() };
       return loaded;
     })().finally(() => {
@@ -100,18 +136,19 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     }
   }
 
-  function logRow(req: FastifyRequest, settings: EdgeSettings, url: string, code: number): LogRow {
+  function logRow(req: FastifyRequest, settings: EdgeSettings, url: string, code: number, at: Date): NewNotFoundRow {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const ip = settings.ipLogging === 0 ? '' : settings.ipLogging === 2 ? anonymise(req.ip) : req.ip;
     const method = req.method.toUpperCase();
     return {
+      created: at,
       url: url.slice(0, 2000),
       domain: `${req.protocol}://${host}`.slice(0, 255),
       agent: clip(req.headers['user-agent'], 255),
       referrer: clip(req.headers.referer, 255),
       ip: ip.slice(0, 45),
       httpCode: code,
-      method: METHODS.has(method) ? method : '',
+      requestMethod: METHODS.has(method) ? method : '',
       requestData: settings.logHeader ? { headers: req.headers } : null,
     };
   }
@@ -120,10 +157,10 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     // As the plugin counts: only actions that need a target (url, pass) record a visit.
     if (d.action !== 'url' && d.action !== 'pass') return;
     const now = services.clock.now();
-    if (settings.trackHits) writes.push('hit', () => repo.hit(d.rule.redirect.id, now));
+    if (settings.trackHits) writes.push('hit', () => redirects.recordHit(d.rule.redirect.id, now));
     if (settings.expireRedirect !== -1 && !d.rule.logExclude) {
-      const row = { ...logRow(req, settings, url, d.code), sentTo: d.target, redirectionId: d.rule.redirect.id };
-      writes.push('log', () => repo.logRedirect(row, now));
+      const row = { ...logRow(req, settings, url, d.code, now), sentTo: d.target, redirectBy: 'redirection', redirectionId: d.rule.redirect.id };
+      writes.push('log', async () => void (await logs.insertLog(row)));
     }
     expire(settings, now);
   }
@@ -131,7 +168,11 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
   function expire(settings: EdgeSettings, now: Date): void {
     if (Date.now() - expiredAt < HOUR) return;
     expiredAt = Date.now();
-    writes.push('expire', () => repo.expire(settings, now));
+    // Log rows older than the configured days go (0 keeps them forever).
+    writes.push('expire', async () => {
+      if (settings.expireRedirect > 0) await logs.expire('log', new Date(now.getTime() - settings.expireRedirect * DAY));
+      if (settings.expire404 > 0) await logs.expire('404', new Date(now.getTime() - settings.expire404 * DAY));
+    });
   }
 
   async function notFound(req: FastifyRequest, reply: FastifyReply, settings: EdgeSettings, url: string, log: boolean): Promise<void> {
@@ -139,8 +180,8 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     if (opts.unmatched) return opts.unmatched(req, reply, url);
     if (log && settings.expire404 !== -1) {
       const now = services.clock.now();
-      const row = logRow(req, settings, url, 404);
-      writes.push('404', () => repo.log404(row, now));
+      const row = logRow(req, settings, url, 404, now);
+      writes.push('404', async () => void (await logs.insert404(row)));
       expire(settings, now);
     }
     const site = await services.store.options.site();

@@ -5,6 +5,7 @@
  */
 import { RE2JS } from 're2js';
 import { flagsOf, type RedirectJson, type SourceFlags } from '../namespaces/redirection/io/shapes.ts';
+import type { RedirectRow } from '../store/redirection/rows.ts';
 
 export interface EdgeRule {
   redirect: RedirectJson;
@@ -53,6 +54,17 @@ export function compilePattern(source: string, caseless: boolean): RE2JS | null 
   } catch {
     return null;
   }
+}
+
+/** A stored redirect of the site module as the rules take it: its stored flags over the global ones (`regex` when none is stored). */
+export function siteRule(r: RedirectRow, flags: SourceFlags): RedirectJson {
+  const source = { ...flags, ...(r.matchData?.source ?? {}), flag_regex: r.matchData?.source?.flag_regex ?? r.regex };
+  return {
+    id: r.id, url: r.url, match_url: r.matchUrl,
+    match_data: { source, ...(r.matchData?.options?.log_exclude ? { options: { log_exclude: true as const } } : {}) },
+    action_code: r.actionCode, action_type: r.actionType, action_data: r.actionData, match_type: r.matchType,
+    title: r.title ?? '', hits: r.hits, regex: source.flag_regex, group_id: r.groupId, position: r.position, last_access: '-', enabled: true,
+  };
 }
 
 export function compileRule(redirect: RedirectJson): EdgeRule {

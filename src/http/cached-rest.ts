@@ -6,9 +6,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
-import type { RestAnswer } from './rest-handler.ts';
 import type { RestLocation } from './rest-request.ts';
 import { matchesEtag, type CachedAnswer, type ResponseCache } from './response-cache.ts';
+import type { RestAnswer } from './shape.ts';
 
 export interface CachePlan {
   key: string;

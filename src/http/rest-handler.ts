@@ -13,7 +13,7 @@ import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
 import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
-import { shape, type Shaped } from './shape.ts';
+import { shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from './site-urls.ts';
 
 function header(req: Pick<RestInput, 'headers'>, name: string): string | undefined {
@@ -41,9 +41,6 @@ export async function handleRest(services: Services, req: FastifyRequest, reply:
   reply.code(s.status).headers(s.headers);
   return reply.send(s.body ?? undefined);
 }
-
-/** A shaped answer and the pattern of the route that gave it (`(no route)`: none matched). */
-export type RestAnswer = Shaped & { route: string };
 
 /** Lintel's own answer to a REST request, shaped (the translate backend runs this too). */
 export async function answerRest(services: Services, req: RestInput, loc: RestLocation, query: Params): Promise<RestAnswer> {

@@ -56,6 +56,9 @@ export interface Shaped {
   body: string | Buffer | Readable | null;
 }
 
+/** A shaped answer and the pattern of the route that gave it (`(no route)`: none matched). */
+export type RestAnswer = Shaped & { route: string };
+
 export interface ShapeInput {
   status: number;
   body: unknown;

@@ -4,7 +4,8 @@
  * List pages of this namespace count from 0; the importer's pages count from 1.
  */
 import { wallToInstant } from '../namespaces/calendar/dates.ts';
-import type { GroupJson, RedirectionSettings, RedirectJson, RedirectRow } from '../namespaces/redirection/records.ts';
+import type { GroupJson, RedirectJson } from '../namespaces/redirection/records.ts';
+import type { RedirectionSettings, RedirectRow } from '../store/redirection/rows.ts';
 import { storedMatchData } from '../namespaces/redirection/sanitize.ts';
 import type { Store } from '../store/store.ts';
 import type { LegacyClient } from './client.ts';
@@ -28,9 +29,9 @@ function settingsResource(client: LegacyClient, settings: () => Promise<Redirect
     name: 'redirection.settings',
     family: 'redirection',
     fetchPage: async (page) => ({ page, records: [{ id: 1, settings: await settings() }], total: 1, totalPages: 1 }),
-    writeBatch: async (store, [r]) => void (await store.redirection.saveSettings(r.settings)),
+    writeBatch: async (store, [r]) => void (await store.redirection.settings.save(r.settings)),
     count: async () => 1,
-    sample: async (store) => new Map([[1, { id: 1, settings: await store.redirection.settings() }]]),
+    sample: async (store) => new Map([[1, { id: 1, settings: await store.redirection.settings.get() }]]),
   };
 }
 
@@ -44,12 +45,12 @@ function groupResource(client: LegacyClient): ImportResource<ImportedGroup> {
       const records = l.items.map((g) => ({ id: g.id, name: g.name, moduleId: g.module_id, enabled: g.enabled, position: g.id }));
       return { page, records, total: l.total, totalPages: l.totalPages };
     },
-    writeBatch: (store, rows) => store.redirection.importGroups(rows),
-    count: async (store) => (await store.redirection.allGroups()).length,
+    writeBatch: (store, rows) => store.redirection.groups.importRows(rows),
+    count: async (store) => (await store.redirection.groups.all()).length,
     async sample(store, ids) {
       const out = new Map<number, ImportedGroup>();
       for (const id of ids) {
-        const g = await store.redirection.groupById(id);
+        const g = await store.redirection.groups.byId(id);
         if (g) out.set(id, { id: g.id, name: g.name, moduleId: g.moduleId, enabled: g.enabled, position: g.position });
       }
       return out;
@@ -73,12 +74,12 @@ function redirectResource(client: LegacyClient, settings: () => Promise<Redirect
       }));
       return { page, records, total: l.total, totalPages: l.totalPages };
     },
-    writeBatch: (store, rows) => store.redirection.importRedirects(rows),
-    count: async (store) => (await store.redirection.listRedirects({}, 'id', 'asc', { page: 0, perPage: 1 })).total,
+    writeBatch: (store, rows) => store.redirection.redirects.importRows(rows),
+    count: async (store) => (await store.redirection.redirects.list({}, 'id', 'asc', { page: 0, perPage: 1 })).total,
     async sample(store, ids) {
       const out = new Map<number, RedirectRow>();
       for (const id of ids) {
-        const r = await store.redirection.redirectById(id);
+        const r = await store.redirection.redirects.byId(id);
         if (r) out.set(id, r);
       }
       return out;

@@ -11,10 +11,14 @@ import { downloadsRoutes } from './downloads/routes.ts';
 import { widgetsAiRoutes } from './widgets-ai/routes.ts';
 import { calendarRoutes } from './calendar/routes.ts';
 import { historyRoutes } from './history/routes.ts';
-import { siteEmbeddables } from './oembed/embeddable.ts';
+import { calendarEmbeddables } from './calendar/embeddable.ts';
+import type { EmbeddableLookup } from './oembed/embeddable.ts';
 import { oembedNamespace } from './oembed/routes.ts';
 import { ioRoutes } from './redirection/io/routes.ts';
 import { redirectionRoutes } from './redirection/index.ts';
+
+/** The one wiring point for oEmbed and the record pages: the calendar's events, venues and organizers. */
+export const siteEmbeddables: EmbeddableLookup = calendarEmbeddables;
 
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 

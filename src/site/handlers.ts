@@ -4,8 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizePage } from '../auth/authorize-page.ts';
-import type { Params } from '../contract/php-params.ts';
-import { siteEmbeddables } from '../namespaces/oembed/embeddable.ts';
+import type { EmbeddableLookup } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
 import { callOf } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
@@ -14,14 +13,13 @@ import { recordPages } from './pages/handler.ts';
 import { icalFeeds } from './pages/ical.ts';
 import { exportFiles } from '../namespaces/forms/files.ts';
 import { downloadLinks } from '../namespaces/downloads/links.ts';
+import type { SiteHandler } from './site-handler.ts';
 
-/** Answers the request and returns true, or returns false to let the next handler try. */
-export type SiteHandler = (req: FastifyRequest, reply: FastifyReply, pathname: string, query: Params) => Promise<boolean>;
-
-export function siteHandlers(services: Services): SiteHandler[] {
+/** `embeddables`: the records the event pages show (the app wires the namespaces' lookup). */
+export function siteHandlers(services: Services, embeddables: EmbeddableLookup): SiteHandler[] {
   // The redirect edge answers every request that reaches it (a redirect, or a logged 404): it is last.
   const forward = services.backends.site;
   // With `site.forwardUnmatched`, what no page or redirect answers is the legacy origin's.
   const unmatched = forward ? async (req: FastifyRequest, reply: FastifyReply) => void (await sendAnswer(reply, await forward(callOf(req)))) : undefined;
-  return [authorizePage(services), icalFeeds(services), recordPages(services, siteEmbeddables), exportFiles(services), downloadLinks(services), edgeFor(services, { unmatched }).handler];
+  return [authorizePage(services), icalFeeds(services), recordPages(services, embeddables), exportFiles(services), downloadLinks(services), edgeFor(services, { unmatched }).handler];
 }

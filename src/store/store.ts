@@ -7,7 +7,7 @@ import { AuthSessionRepo } from './auth-sessions.ts';
 import { ImportCheckpointRepo } from './import-checkpoints.ts';
 import { migrate } from './migrate.ts';
 import { OptionsRepo, SiteOptionsCache } from './options.ts';
-import { RedirectionRepo } from './redirection.ts';
+import { RedirectionStore } from './redirection/index.ts';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.ts';
 import { openPglite, openPostgres, type PoolStats, type Sql, type SqlDriver } from './sql.ts';
 
@@ -28,7 +28,7 @@ export interface Store {
   readonly users: UserRepo;
   readonly options: OptionsRepo;
   readonly authSessions: AuthSessionRepo;
-  readonly redirection: RedirectionRepo;
+  readonly redirection: RedirectionStore;
   readonly calendar: CalendarRepo;
   readonly loginThrottle: LoginThrottleRepo;
   readonly secrets: SiteSecretRepo;
@@ -56,7 +56,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsC
     users: new UserRepo(sql),
     options: new OptionsRepo(sql, caches.site),
     authSessions: new AuthSessionRepo(sql),
-    redirection: new RedirectionRepo(sql),
+    redirection: new RedirectionStore(sql),
     calendar: new CalendarRepo(sql, caches.calendarSlugs),
     loginThrottle: new LoginThrottleRepo(sql),
     secrets: new SiteSecretRepo(sql),

@@ -298,7 +298,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
     const admin = await app.auth('administrator');
     // Redirection's token is drawn at random when the plugin is activated, before the captures; it is the recorded one here.
     const token = (captures.find((c) => c.seq === '264')?.response.body_json as { settings?: { token?: string } } | undefined)?.settings?.token;
-    if (token) await app.store.redirection.saveSettings({ token });
+    if (token) await app.store.redirection.settings.save({ token });
     const served = servedNamespaces(app.services.mappings, origin !== null);
     const known = [...Object.keys(app.services.mappings.namespaces), 'batch/v1', 'oembed/1.0', 'wp/v2'];
     const norm: NormaliseOptions = { aliases: aliasNames(app.services.mappings) };

@@ -42,11 +42,11 @@ async function seedLogs() {
     ['/promo', '/events/', 302, 4], ['/summer', '/events/category/music/', 307, 5],
   ];
   for (const [url, sentTo, httpCode, redirectionId] of redirects) {
-    await app.store.redirection.insertLog({ ...base, url, sentTo, httpCode, redirectionId, redirectBy: 'redirection' });
-    await app.store.redirection.recordHit(redirectionId, at);
+    await app.store.redirection.logs.insertLog({ ...base, url, sentTo, httpCode, redirectionId, redirectBy: 'redirection' });
+    await app.store.redirection.redirects.recordHit(redirectionId, at);
   }
   for (const url of ['/missing-page-1', '/missing-page-2', '/missing-page-1', '/wp-content/uploads/missing.jpg', '/events/nonexistent-thing/']) {
-    await app.store.redirection.insert404({ ...base, url, httpCode: 404 });
+    await app.store.redirection.logs.insert404({ ...base, url, httpCode: 404 });
   }
 }
 
@@ -91,7 +91,7 @@ const CAPTURED_TOKEN = 'ea4438f2fa81674dad05b8b87376d910';
 describe('redirection/v1 recorded calls', () => {
   beforeAll(async () => {
     await seedLogs(); // the seed's front-end hits (with their hit counts)
-    await app.store.redirection.saveSettings({ token: CAPTURED_TOKEN });
+    await app.store.redirection.settings.save({ token: CAPTURED_TOKEN });
   });
   for (const f of api) {
     it(f, async () => {

@@ -56,4 +56,15 @@ describe('site requests against the recorded redirects (435-444)', () => {
     const [{ n: after }] = await app.store.sql.query<{ n: number }>('select count(*)::int as n from redirection_404');
     expect(after).toBe(before);
   });
+
+  it('reads a source flag the stored settings lack as the plugin default, as the API does (flag_case false)', async () => {
+    await app.store.options.set('redirection', { expire_404: -1 });
+    expect((await app.store.redirection.settings.get()).flag_case).toBe(false);
+    const edge = edgeFor(app.services);
+    edge.invalidate();
+    const exact = await app.server.inject({ method: 'GET', url: '/old-page' });
+    expect([exact.statusCode, exact.headers.location]).toEqual([301, '/new-page/']);
+    expect((await app.server.inject({ method: 'GET', url: '/OLD-PAGE' })).statusCode).toBe(404);
+    await edge.flush();
+  });
 });

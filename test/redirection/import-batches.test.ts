@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RedirectionRepo } from '../../src/store/redirection.ts';
+import { RedirectRepo } from '../../src/store/redirection/redirects.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 
 const API = '/wp-json/redirection/v1';
@@ -106,8 +106,8 @@ describe('a 30k-row import and other requests', () => {
     // The import is under way once its first batch is written; only then is /healthz asked.
     let firstBatch!: () => void;
     const written = new Promise<void>((resolve) => (firstBatch = resolve));
-    const insert = RedirectionRepo.prototype.insertRedirects;
-    const spy = vi.spyOn(RedirectionRepo.prototype, 'insertRedirects').mockImplementation(function (this: RedirectionRepo, batch) {
+    const insert = RedirectRepo.prototype.insertMany;
+    const spy = vi.spyOn(RedirectRepo.prototype, 'insertMany').mockImplementation(function (this: RedirectRepo, batch) {
       firstBatch();
       return insert.call(this, batch);
     });

@@ -139,8 +139,8 @@ describe('exports after the write captures (410-413)', () => {
 describe('log and 404 exports', () => {
   beforeAll(async () => {
     const base = { domain: 'http://127.0.0.1', agent: 'Mozilla/5.0', referrer: null, ip: '192.0.2.1', requestMethod: 'GET', requestData: null };
-    await app.store.redirection.insertLog({ ...base, created: new Date('2026-11-21T12:06:30Z'), url: '/old-page', sentTo: '/new-page/', httpCode: 301, redirectionId: 1, redirectBy: 'redirection' });
-    for (let i = 0; i < 12; i++) await app.store.redirection.insert404({ ...base, created: new Date(Date.UTC(2026, 10, 21, 12, 0, i)), url: `/missing-${i}`, httpCode: 404 });
+    await app.store.redirection.logs.insertLog({ ...base, created: new Date('2026-11-21T12:06:30Z'), url: '/old-page', sentTo: '/new-page/', httpCode: 301, redirectionId: 1, redirectBy: 'redirection' });
+    for (let i = 0; i < 12; i++) await app.store.redirection.logs.insert404({ ...base, created: new Date(Date.UTC(2026, 10, 21, 12, 0, i)), url: `/missing-${i}`, httpCode: 404 });
   });
 
   it('log csv and json', async () => {
@@ -206,7 +206,7 @@ describe('import/file (448, 449)', () => {
     expect(await count()).toBe(8);
     const json = await importFile('export.json', recorded(413).data, { dry_run: '1' });
     expect(json.body).toEqual({ imported: 8, dry_run: true });
-    expect(await app.store.redirection.allGroups()).toHaveLength(3);
+    expect(await app.store.redirection.groups.all()).toHaveLength(3);
   });
 
   it('duplicate_mode: allow adds again, skip leaves existing sources, overwrite replaces them', async () => {
@@ -249,13 +249,13 @@ describe('import/file (448, 449)', () => {
 
   it('import_sections: only the settings of a bundle', async () => {
     const bundle = ((await get('/export/bundle')).json() as Exported).data;
-    await app.store.redirection.saveSettings({ expire_redirect: 30 });
+    await app.store.redirection.settings.save({ expire_redirect: 30 });
     const doc = JSON.parse(bundle);
     doc.settings.expire_redirect = 14;
     const r = await importFile('bundle.json', JSON.stringify(doc), { 'import_sections[]': 'settings' });
     expect(r.body).toEqual({ imported: 0 });
     expect(await count()).toBe(8);
-    expect((await app.store.redirection.settings()).expire_redirect).toBe(14);
+    expect((await app.store.redirection.settings.get()).expire_redirect).toBe(14);
   });
 
   it('format overrides the file extension', async () => {

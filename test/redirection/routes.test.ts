@@ -117,8 +117,8 @@ describe('rules', () => {
   it('grouped log rows are deleted by their value', async () => {
     const at = new Date('2026-11-21T12:00:00Z');
     const row = { created: at, domain: null, agent: 'a', referrer: null, ip: '10.0.0.1', httpCode: 404, requestMethod: 'GET', requestData: null };
-    await app.store.redirection.insert404({ ...row, url: '/gone-x' });
-    await app.store.redirection.insert404({ ...row, url: '/gone-x' });
+    await app.store.redirection.logs.insert404({ ...row, url: '/gone-x' });
+    await app.store.redirection.logs.insert404({ ...row, url: '/gone-x' });
     const grouped = await call('GET', '/404?groupBy=url');
     expect(grouped.body.items).toContainEqual({ count: 2, url: '/gone-x', id: '/gone-x' });
     await call('POST', '/bulk/404/delete', { items: ['/gone-x'], groupBy: 'url' });
@@ -135,8 +135,8 @@ describe('rules', () => {
     const fresh = await testApp();
     await seedRedirectionDemo(fresh.store);
     await seedRedirectionDemo(fresh.store);
-    expect((await fresh.store.redirection.redirectsForExport('all')).length).toBe(6);
-    expect((await fresh.store.redirection.allGroups()).map((g) => g.name)).toEqual(['Redirections', 'Modified Posts', 'Marketing', 'Legacy server']);
+    expect((await fresh.store.redirection.redirects.ofModule('all')).length).toBe(6);
+    expect((await fresh.store.redirection.groups.all()).map((g) => g.name)).toEqual(['Redirections', 'Modified Posts', 'Marketing', 'Legacy server']);
     await fresh.close();
   });
 });

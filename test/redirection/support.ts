@@ -61,14 +61,14 @@ export async function insertThroughRepository(store: Store, state: { groups: Gro
   const repo = store.redirection;
   await repo.wipe();
   for (const g of state.groups.filter((g) => g.id > 2)) {
-    const made = await repo.createGroup(g.name, g.module_id, g.enabled);
+    const made = await repo.groups.create(g.name, g.module_id, g.enabled);
     if (made.id !== g.id) throw new Error(`group ${g.name} got ID ${made.id}, recorded ${g.id}`);
   }
   await store.sql.query(`select setval('redirection_items_id_seq', 1, false)`);
   for (const r of state.redirects) {
     const src = r.match_data?.source ?? installFlags;
     const diff = Object.fromEntries(Object.entries(src).filter(([k, v]) => installFlags[k as keyof typeof installFlags] !== v));
-    const made = await repo.insertRedirect({
+    const made = await repo.redirects.insert({
       url: r.url, matchUrl: r.match_url, matchData: Object.keys(diff).length ? { source: diff } : null, regex: r.regex, position: r.position,
       hits: r.hits, lastAccess: r.last_access === '-' ? null : lastAccess, groupId: r.group_id, enabled: r.enabled,
       actionType: r.action_type as never, actionCode: r.action_code, actionData: r.action_data, title: r.title || null, matchType: r.match_type as never,

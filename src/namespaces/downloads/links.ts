@@ -3,7 +3,7 @@
  * while the key is unexpired and has uses left; each download uses the key once.
  */
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../../site/handlers.ts';
+import type { SiteHandler } from '../../site/site-handler.ts';
 import { escapeHtml } from '../../site/html.ts';
 import type { DownloadPackage } from '../../store/downloads.ts';
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../../site/handlers.ts';
+import type { SiteHandler } from '../../site/site-handler.ts';
 
 export const FILES_PATH = '/forms-exports/';
 const NAME = /^form-\d+-[0-9a-f]{32}\.csv$/;

@@ -1,8 +1,8 @@
 /**
  * The port through which oEmbed and the site pages read the records they show. The calendar
- * implements it over its repository (events, venues, organizers); oEmbed never sees the calendar.
+ * implements it over its repository (events, venues, organizers); oEmbed never sees the calendar:
+ * the namespaces' wiring (`namespaces/index.ts`) hands the lookup to both.
  */
-import { calendarEmbeddables } from '../calendar/embeddable.ts';
 import type { SiteUrls } from '../../http/site-urls.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -45,6 +45,3 @@ export async function publicEmbeddable(lookup: EmbeddableLookup, url: URL, ctx: 
 
 /** A lookup that finds nothing: no record of this site is embeddable or shown. */
 export const noEmbeddables: EmbeddableLookup = { byUrl: async () => null };
-
-/** The one wiring point for oEmbed and the record pages: the calendar's events, venues and organizers. */
-export const siteEmbeddables: EmbeddableLookup = calendarEmbeddables;

@@ -13,7 +13,7 @@ export const P = `/${NS}`;
 export const admin = needs('manage_options');
 
 export async function jsonContext(ctx: RestContext): Promise<JsonContext> {
-  return { settings: await ctx.store.redirection.settings(), site: await ctx.store.options.site() };
+  return { settings: await ctx.store.redirection.settings.get(), site: await ctx.store.options.site() };
 }
 
 /**

@@ -17,16 +17,16 @@ export async function seedRedirectionDemo(store: Store): Promise<void> {
   await store.transaction(async (tx) => {
     const repo = tx.redirection;
     // Only on an untouched install: the two install groups and no redirects.
-    if ((await repo.allGroups()).length > 2 || (await repo.redirectsForExport('all')).length) return;
-    for (const g of demo.groups) await repo.createGroup(g.name, g.moduleId);
-    const settings = await repo.settings();
+    if ((await repo.groups.all()).length > 2 || (await repo.redirects.ofModule('all')).length) return;
+    for (const g of demo.groups) await repo.groups.create(g.name, g.moduleId);
+    const settings = await repo.settings.get();
     for (const body of demo.redirects) {
       const r = await sanitizeRedirect(body, String(body.url), {
         settings,
         siteHost: 'localhost',
-        groupExists: async (id) => (await repo.groupById(id)) !== null,
+        groupExists: async (id) => (await repo.groups.byId(id)) !== null,
       });
-      await repo.insertRedirect({ ...r, position: r.position || (await repo.countInGroup(r.groupId)), hits: 0, lastAccess: null });
+      await repo.redirects.insert({ ...r, position: r.position || (await repo.redirects.countInGroup(r.groupId)), hits: 0, lastAccess: null });
     }
   });
 }

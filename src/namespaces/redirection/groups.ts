@@ -6,7 +6,8 @@ import type { Services } from '../../services.ts';
 import { NS, P, admin, lastSegment, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';
 import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, pageOf, type ListParams } from './params.ts';
-import { MODULES, type GroupFilter, type GroupRow, type Selection } from './records.ts';
+import { MODULES } from './records.ts';
+import type { GroupFilter, GroupRow, Selection } from '../../store/redirection/rows.ts';
 import { redirectError } from './sanitize.ts';
 import { bulkItems, logRedirection } from '../history/log.ts';
 
@@ -21,8 +22,8 @@ const groupFields = {
 const cleanName = (s: string) => s.replace(/<[^>]*>/g, '').trim().slice(0, 50);
 
 export async function groupList(ctx: RestContext, p: ListParams): Promise<RestResult> {
-  const list = await ctx.store.redirection.listGroups(groupFilter(p.filterBy), p.orderby === 'id' ? 'id' : 'name', p.direction, pageOf(p));
-  const { last_group_id } = await ctx.store.redirection.settings();
+  const list = await ctx.store.redirection.groups.list(groupFilter(p.filterBy), p.orderby === 'id' ? 'id' : 'name', p.direction, pageOf(p));
+  const { last_group_id } = await ctx.store.redirection.settings.get();
   return {
     body: {
       items: list.items.map((g) => (g.id === last_group_id ? { ...groupJson(g), default: true } : groupJson(g))),
@@ -47,7 +48,7 @@ async function create(ctx: RestContext, p: GroupParams): Promise<RestResult> {
   const name = cleanName(p.name);
   if (name === '' || !MODULES[p.moduleId]) throw redirectError('Invalid group or parameters', 'redirect_group_invalid', 75);
   await ctx.store.transaction(async (store) => {
-    await store.redirection.createGroup(name, p.moduleId);
+    await store.redirection.groups.create(name, p.moduleId);
     await logRedirection(store, ctx, 'redirection_group_added', { group_name: name });
   });
   return groupList(ctx, p);
@@ -56,10 +57,10 @@ async function create(ctx: RestContext, p: GroupParams): Promise<RestResult> {
 async function update(ctx: RestContext, p: { moduleId: number; name: string }): Promise<RestResult> {
   const id = Number(lastSegment(ctx));
   const group = await ctx.store.transaction(async (store) => {
-    const prev = await store.redirection.groupById(id);
+    const prev = await store.redirection.groups.byId(id);
     if (!prev) throw redirectError('Invalid group details', 'redirect_group_invalid', 98);
     // The module changes only to a valid one; an empty name is accepted, as by the plugin.
-    const saved = await store.redirection.updateGroup(id, { name: cleanName(p.name), moduleId: MODULES[p.moduleId] ? p.moduleId : undefined });
+    const saved = await store.redirection.groups.update(id, { name: cleanName(p.name), moduleId: MODULES[p.moduleId] ? p.moduleId : undefined });
     await logRedirection(store, ctx, 'redirection_group_edited', { group_id: id, new_group_name: saved!.name, new_group_module_id: saved!.moduleId, prev_group_name: prev.name, prev_group_module_id: prev.moduleId });
     return saved;
   });
@@ -75,8 +76,8 @@ async function bulk(ctx: RestContext, p: ListParams & { items?: (string | number
   if (sel) {
     const chosen = sel;
     await ctx.store.transaction(async (store) => {
-      if (action === 'delete') await store.redirection.deleteGroups(chosen);
-      else await store.redirection.setGroupsEnabled(chosen, action === 'enable');
+      if (action === 'delete') await store.redirection.groups.delete(chosen);
+      else await store.redirection.groups.setEnabled(chosen, action === 'enable');
       await logRedirection(store, ctx, `redirection_group_${action}d`, bulkItems('ids' in chosen ? chosen.ids : []));
     });
   }
@@ -98,7 +99,7 @@ export function groupRoutes(services: Services): RouteDecl[] {
         methods: ['GET'],
         args: {},
         permission: admin,
-        handler: async (ctx) => ({ body: groupsDropdown(await ctx.store.redirection.allGroups()) }),
+        handler: async (ctx) => ({ body: groupsDropdown(await ctx.store.redirection.groups.all()) }),
       }),
     ),
     route(NS, `${P}/group/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: groupFields, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),

@@ -1,19 +1,8 @@
 /** The legacy JSON shapes of redirects, groups and log rows (`to_json` of the plugin's models). */
 import { offsetMinutes } from '../../site/time.ts';
 import type { SiteOptions } from '../../store/options.ts';
-import {
-  MODULES,
-  effectiveFlags,
-  type GroupJson,
-  type GroupRow,
-  type LogBase,
-  type LogBaseJson,
-  type LogJson,
-  type LogRow,
-  type RedirectionSettings,
-  type RedirectJson,
-  type RedirectRow,
-} from './records.ts';
+import { MODULES, effectiveFlags, type GroupJson, type LogBaseJson, type LogJson, type RedirectJson } from './records.ts';
+import type { GroupRow, LogBase, LogRow, RedirectionSettings, RedirectRow } from '../../store/redirection/rows.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

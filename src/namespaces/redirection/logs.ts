@@ -4,7 +4,7 @@ import type { RestContext } from '../../http/context.ts';
 import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from './common.ts';
 import { logJson, notFoundJson } from './json.ts';
 import { LOG_FILTERS, LOG_ORDERBY, NOT_FOUND_FILTERS, itemId, itemsArg, listArgs, logFilter, pageOf, type ListParams } from './params.ts';
-import type { LogGroupBy, LogKind, LogOrder } from './records.ts';
+import type { LogGroupBy, LogKind, LogOrder } from '../../store/redirection/rows.ts';
 
 /** `groupBy` (not a declared argument): ip, url or agent; the 404 log also takes url-exact (as url). */
 function groupByOf(kind: LogKind, p: Record<string, unknown>): LogGroupBy | null {
@@ -19,16 +19,16 @@ async function logList(kind: LogKind, ctx: RestContext, p: ListParams): Promise<
   const filter = logFilter(kind, p.filterBy);
   const by = groupByOf(kind, legacyParams(ctx, p));
   if (by) {
-    const list = await repo.groupedLogs(kind, by, filter, p.direction, pageOf(p));
+    const list = await repo.logs.grouped(kind, by, filter, p.direction, pageOf(p));
     return { body: { items: list.items.map((r) => ({ count: r.count, [by]: r.value, id: r.value })), total: list.total } };
   }
   const order: LogOrder = p.orderby === 'url' || p.orderby === 'ip' ? p.orderby : 'id';
   const c = await jsonContext(ctx);
   if (kind === 'log') {
-    const list = await repo.listLogs('log', filter, order, p.direction, pageOf(p));
+    const list = await repo.logs.list('log', filter, order, p.direction, pageOf(p));
     return { body: { items: list.items.map((r) => logJson(r, c)), total: list.total } };
   }
-  const list = await repo.listLogs('404', filter, order, p.direction, pageOf(p));
+  const list = await repo.logs.list('404', filter, order, p.direction, pageOf(p));
   return { body: { items: list.items.map((r) => notFoundJson(r, c)), total: list.total } };
 }
 
@@ -42,10 +42,10 @@ async function bulkDelete(kind: LogKind, ctx: RestContext, p: ListParams & { ite
       // A numeric item beyond the IDs the store keeps names no row.
       const ids = p.items.filter((i) => /^\d+$/.test(String(i))).map(itemId).filter((n) => n !== null);
       const values = p.items.map(String).filter((i) => !/^\d+$/.test(i));
-      if (ids.length) await repo.deleteLogs(kind, { ids });
-      if (values.length && by) await repo.deleteLogs(kind, { column: by === 'ip' || by === 'agent' ? by : 'url', values });
+      if (ids.length) await repo.logs.delete(kind, { ids });
+      if (values.length && by) await repo.logs.delete(kind, { column: by === 'ip' || by === 'agent' ? by : 'url', values });
     } else if (params.global === true || params.global === 'true' || params.global === '1') {
-      await repo.deleteLogs(kind, { filter: logFilter(kind, p.filterBy) });
+      await repo.logs.delete(kind, { filter: logFilter(kind, p.filterBy) });
     }
   });
   return logList(kind, ctx, p);

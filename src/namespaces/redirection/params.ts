@@ -4,11 +4,10 @@
  */
 import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import { ERROR_CODES, REDIRECT_CODES } from './records.ts';
 import {
   ACTION_TYPES,
-  ERROR_CODES,
   MATCH_TYPES,
-  REDIRECT_CODES,
   type ActionType,
   type Direction,
   type GroupFilter,
@@ -17,7 +16,7 @@ import {
   type MatchType,
   type Page,
   type RedirectFilter,
-} from './records.ts';
+} from '../../store/redirection/rows.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 

@@ -15,8 +15,8 @@ const IP_HEADERS = ['HTTP_CF_CONNECTING_IP', 'HTTP_CLIENT_IP', 'HTTP_X_FORWARDED
 /** The fixer's checks, run against the store. */
 async function status(ctx: RestContext) {
   const repo = ctx.store.redirection;
-  const groups = await repo.allGroups();
-  const settings = await repo.settings();
+  const groups = await repo.groups.all();
+  const settings = await repo.settings.get();
   const check = (id: string, name: string, ok: boolean, good: string, problem: string) => ({ name, id, message: ok ? good : problem, status: ok ? 'good' : 'problem' });
   const header = (name: string) => {
     const v = ctx.headers[name.slice(5).toLowerCase().replace(/_/g, '-')];
@@ -42,13 +42,13 @@ async function status(ctx: RestContext) {
 async function fix(ctx: RestContext) {
   await ctx.store.transaction(async (store) => {
     const repo = store.redirection;
-    const groups = await repo.allGroups();
+    const groups = await repo.groups.all();
     if (groups.length === 0) {
-      await repo.createGroup('Redirections', 1);
+      await repo.groups.create('Redirections', 1);
       await logRedirection(store, ctx, 'redirection_group_added', { group_name: 'Redirections' });
     }
-    const settings = await repo.settings();
-    if (settings.monitor_post !== 0 && !groups.some((g) => g.id === settings.monitor_post)) await repo.saveSettings({ monitor_post: 0 });
+    const settings = await repo.settings.get();
+    if (settings.monitor_post !== 0 && !groups.some((g) => g.id === settings.monitor_post)) await repo.settings.save({ monitor_post: 0 });
   });
   return status(ctx);
 }

@@ -7,7 +7,7 @@ import type { Store } from '../../store/store.ts';
 import { NS, P, admin, jsonContext, lastSegment, legacyParams, ruleWrite } from './common.ts';
 import { redirectJson } from './json.ts';
 import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf, redirectFilter, type ListParams } from './params.ts';
-import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from './records.ts';
+import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from '../../store/redirection/rows.ts';
 import { countOf, redirectError, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
 import { bulkItems, logRedirection } from '../history/log.ts';
 
@@ -18,7 +18,7 @@ const ORDER: Record<string, RedirectOrder> = { source: 'url', last_count: 'hits'
 /** The paged list for the request's filter, order and page (what every write answers too). */
 export async function redirectList(ctx: RestContext, p: ListParams): Promise<RestResult> {
   const store = ctx.store.redirection;
-  const list = await store.listRedirects(redirectFilter(p.filterBy, ctx.clock.now()), ORDER[p.orderby ?? ''] ?? 'id', p.direction, pageOf(p));
+  const list = await store.redirects.list(redirectFilter(p.filterBy, ctx.clock.now()), ORDER[p.orderby ?? ''] ?? 'id', p.direction, pageOf(p));
   const c = await jsonContext(ctx);
   return { body: { items: list.items.map((r) => redirectJson(r, c)), total: list.total } };
 }
@@ -27,7 +27,7 @@ function sanitizeContext(ctx: RestContext, store: Store, settings: SanitizeConte
   return {
     settings,
     siteHost: new URL(ctx.urls.home).hostname,
-    groupExists: async (id) => (await store.redirection.groupById(id)) !== null,
+    groupExists: async (id) => (await store.redirection.groups.byId(id)) !== null,
     existing,
   };
 }
@@ -38,14 +38,14 @@ async function create(ctx: RestContext, p: ListParams & Record<string, unknown>)
   // No `url`: nothing to create; the list is still the answer.
   if (urls) {
     await ctx.store.transaction(async (store) => {
-      const settings = await store.redirection.settings();
+      const settings = await store.redirection.settings.get();
       for (const url of urls) {
         const r = await sanitizeRedirect(body, url, sanitizeContext(ctx, store, settings));
-        const position = r.position || (await store.redirection.countInGroup(r.groupId));
+        const position = r.position || (await store.redirection.redirects.countInGroup(r.groupId));
         const lastAccess = typeof body.last_access === 'string' && !Number.isNaN(Date.parse(body.last_access)) ? new Date(body.last_access) : null;
-        await store.redirection.insertRedirect({ ...r, position, hits: countOf(body.hits), lastAccess });
+        await store.redirection.redirects.insert({ ...r, position, hits: countOf(body.hits), lastAccess });
         // The plugin remembers the group last written to as the default group.
-        if (settings.last_group_id !== r.groupId) await store.redirection.saveSettings({ last_group_id: r.groupId });
+        if (settings.last_group_id !== r.groupId) await store.redirection.settings.save({ last_group_id: r.groupId });
       }
       await logRedirection(store, ctx, 'redirection_redirection_added', { source_url: body.url, target_url: (body.action_data as { url?: unknown } | undefined)?.url });
     });
@@ -57,14 +57,14 @@ async function update(ctx: RestContext, a: Record<string, unknown>): Promise<Res
   const id = Number(lastSegment(ctx));
   const body = legacyParams(ctx, a);
   const item = await ctx.store.transaction(async (store) => {
-    const existing = await store.redirection.redirectById(id);
+    const existing = await store.redirection.redirects.byId(id);
     if (!existing) throw redirectError('Invalid redirect details', 'redirect_update_failed', 375);
-    const settings = await store.redirection.settings();
+    const settings = await store.redirection.settings.get();
     const url = typeof body.url === 'string' ? body.url : existing.url;
     const r = await sanitizeRedirect(body, url, sanitizeContext(ctx, store, settings, existing));
     // Unsent fields keep their values (the plugin resets position and title: see DEVIATIONS.md).
-    const saved = await store.redirection.updateRedirect(id, { ...r, position: r.position ?? existing.position });
-    if (settings.last_group_id !== r.groupId) await store.redirection.saveSettings({ last_group_id: r.groupId });
+    const saved = await store.redirection.redirects.update(id, { ...r, position: r.position ?? existing.position });
+    if (settings.last_group_id !== r.groupId) await store.redirection.settings.save({ last_group_id: r.groupId });
     await logRedirection(store, ctx, 'redirection_redirection_edited', { new_source_url: saved!.url, new_target: saved!.actionData?.url, redirection_id: id, prev_source_url: existing.url, prev_target: existing.actionData?.url });
     return saved!;
   });
@@ -88,12 +88,12 @@ async function bulk(ctx: RestContext, p: BulkParams): Promise<RestResult> {
     await ctx.store.transaction(async (store) => {
       const repo = store.redirection;
       if ('ids' in chosen) {
-        const known = await repo.existingRedirectIds(chosen.ids);
+        const known = await repo.redirects.existingIds(chosen.ids);
         if (chosen.ids.some((id) => !known.has(id))) throw redirectError('Invalid redirect', 'redirect_bulk_failed', 234);
       }
-      if (action === 'delete') await repo.deleteRedirects(chosen);
-      else if (action === 'reset') await repo.resetHits(chosen);
-      else await repo.setRedirectsEnabled(chosen, action === 'enable');
+      if (action === 'delete') await repo.redirects.delete(chosen);
+      else if (action === 'reset') await repo.redirects.resetHits(chosen);
+      else await repo.redirects.setEnabled(chosen, action === 'enable');
       // Resetting hit counters is bookkeeping, not a change to the rules: the legacy logger has no message for it.
       if (action !== 'reset') await logRedirection(store, ctx, `redirection_redirection_${action}d`, bulkItems('ids' in chosen ? chosen.ids : []));
     });

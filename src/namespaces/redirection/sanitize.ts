@@ -3,14 +3,11 @@
  * or the legacy `redirect` error. Import uses it too, so every way in stores the same shapes.
  */
 import { RestError } from '../../contract/errors.ts';
+import { ERROR_CODES, REDIRECT_CODES, TARGET_ACTIONS, globalFlags } from './records.ts';
 import {
   ACTION_TYPES,
-  ERROR_CODES,
   FLAG_QUERY,
   MATCH_TYPES,
-  REDIRECT_CODES,
-  TARGET_ACTIONS,
-  globalFlags,
   type ActionType,
   type MatchType,
   type NewRedirect,
@@ -18,7 +15,7 @@ import {
   type RedirectRow,
   type SourceFlags,
   type StoredMatchData,
-} from './records.ts';
+} from '../../store/redirection/rows.ts';
 
 /** Plugin errors: status 400 with the PHP line the legacy site reported (clients only show it). */
 export const redirectError = (message: string, code = 'redirect', line = 347) =>

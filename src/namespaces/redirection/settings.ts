@@ -5,7 +5,7 @@ import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 import { NS, P, admin, legacyParams, ruleWrite } from './common.ts';
 import { groupsDropdown } from './groups.ts';
-import { FLAG_QUERY, type RedirectionSettings } from './records.ts';
+import { FLAG_QUERY, type RedirectionSettings } from '../../store/redirection/rows.ts';
 import { logRedirection } from '../history/log.ts';
 
 const int = (v: unknown) => {
@@ -26,8 +26,8 @@ async function sanitize(store: Store, now: Date, sent: Record<string, unknown>):
   const has = (k: string) => sent[k] !== undefined;
   const validGroup = async (v: unknown) => {
     const id = int(v);
-    if (id > 0 && (await store.redirection.groupById(id))) return id;
-    return (await store.redirection.allGroups())[0]?.id ?? 0;
+    if (id > 0 && (await store.redirection.groups.byId(id))) return id;
+    return (await store.redirection.groups.all())[0]?.id ?? 0;
   };
   for (const k of ['support', 'https', 'log_external', 'log_header', 'track_hits'] as const) if (has(k)) out[k] = bool(sent[k]);
   for (const k of ['expire_redirect', 'expire_404'] as const) if (has(k)) out[k] = clamp(sent[k], -1, 60);
@@ -65,7 +65,7 @@ async function answer(ctx: RestContext, settings: RedirectionSettings): Promise<
     body: {
       // `modules` is an empty PHP array when no module has a location.
       settings: { ...settings, modules: Object.keys(settings.modules).length ? settings.modules : [] },
-      groups: groupsDropdown(await ctx.store.redirection.allGroups()),
+      groups: groupsDropdown(await ctx.store.redirection.groups.all()),
       // The legacy value is the site's folder on the server's disk; Lintel shows where the site sits in its URL space instead.
       installed: new URL(ctx.urls.base).pathname.replace(/\/?$/, '/'),
       canDelete: true,
@@ -80,18 +80,18 @@ export function settingRoutes(services: Services): RouteDecl[] {
     route(
       NS,
       `${P}/setting`,
-      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: async (ctx) => answer(ctx, await ctx.store.redirection.settings()) }),
+      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: async (ctx) => answer(ctx, await ctx.store.redirection.settings.get()) }),
       ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: {},
         permission: admin,
         handler: async (ctx, a) => {
           const saved = await ctx.store.transaction(async (store) => {
-            const current = await store.redirection.settings();
+            const current = await store.redirection.settings.get();
             const patch = await sanitize(store, ctx.clock.now(), legacyParams(ctx, a));
             if (!Object.keys(patch).length) return current;
             await logRedirection(store, ctx, 'redirection_options_saved');
-            return store.redirection.saveSettings(patch);
+            return store.redirection.settings.save(patch);
           });
           return answer(ctx, saved);
         },

@@ -7,7 +7,7 @@ import { siteUrls } from '../../http/site-urls.ts';
 import type { EmbeddableLookup } from '../../namespaces/oembed/embeddable.ts';
 import { publicEmbeddable } from '../../namespaces/oembed/embeddable.ts';
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../handlers.ts';
+import type { SiteHandler } from '../site-handler.ts';
 import { recordPage } from './record-page.ts';
 
 const PAGE = /^(?:\/([^/]+))?\/(event|venue|organizer)\/([^/]+)\/(embed\/)?$/;

@@ -18,7 +18,7 @@ import { autop, texturize } from '../../namespaces/calendar/shape.ts';
 import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, VenueRow } from '../../store/calendar.ts';
-import type { SiteHandler } from '../handlers.ts';
+import type { SiteHandler } from '../site-handler.ts';
 import { offsetMinutes } from '../time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;

@@ -72,7 +72,8 @@ insert into redirection_groups (id, name, module_id, enabled, position) values
 select setval('redirection_groups_id_seq', 2, true);
 
 -- A fresh install's settings over the plugin defaults: case-insensitive, trailing-slash-tolerant
--- sources, the first group as the default, a random RSS token and the schema version.
+-- sources, the first group as the default, a random RSS token and the schema version. The same
+-- values as `installedRedirectionSettings` (src/store/redirection/settings.ts), which a wipe restores.
 insert into options (name, value) values ('redirection', jsonb_build_object(
   'token', md5(random()::text), 'flag_case', true, 'flag_trailing', true, 'last_group_id', 1, 'database', '4.2'))
 on conflict (name) do nothing;

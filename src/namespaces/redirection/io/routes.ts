@@ -13,7 +13,7 @@ import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
 import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
-import type { GroupRow, LogRow, NewRedirect, NotFoundRow, RedirectRow } from '../records.ts';
+import type { GroupRow, LogRow, NewRedirect, NotFoundRow, RedirectRow } from '../../../store/redirection/rows.ts';
 import { countOf, redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
@@ -31,8 +31,8 @@ const exported = (data: string, total: number): RestResult => ({ body: { data, t
 async function redirectSource(ctx: RestContext, module: number | 'all'): Promise<ExportInput> {
   const repo = ctx.store.redirection;
   const c = await jsonContext(ctx);
-  const groups = await repo.allGroups(module === 'all' ? undefined : module);
-  const redirects = await repo.redirectsForExport(module);
+  const groups = await repo.groups.all(module === 'all' ? undefined : module);
+  const redirects = await repo.redirects.ofModule(module);
   return { groups: groups.map(groupJson), redirects: redirects.map((r) => redirectJson(r, c)), now: ctx.clock.now(), https: c.settings.https };
 }
 
@@ -50,7 +50,7 @@ async function redirectExport(ctx: RestContext, preview: boolean): Promise<RestR
 
 async function bundleExport(ctx: RestContext, preview: boolean): Promise<RestResult> {
   const input = await redirectSource(ctx, 'all');
-  const settings = await ctx.store.redirection.settings();
+  const settings = await ctx.store.redirection.settings.get();
   return exported(writeBundle({ ...head(input, preview), settings: { ...settings } }), input.redirects.length);
 }
 
@@ -87,14 +87,14 @@ const logColumns: Column<LogRow>[] = [
 ];
 
 async function groupExport(ctx: RestContext, format: TableFormat): Promise<RestResult> {
-  const groups = await ctx.store.redirection.allGroups();
+  const groups = await ctx.store.redirection.groups.all();
   return exported(format === 'csv' ? writeTable(groupColumns, groups) : writeRecords(groups.map(groupJson)), groups.length);
 }
 
 /** A log as CSV or as the list route's JSON records, newest first; a preview is the CSV of the newest rows. */
 async function logExport(ctx: RestContext, kind: 'log' | '404', format: TableFormat, preview = false): Promise<RestResult> {
   const repo = ctx.store.redirection;
-  const rows: Array<LogRow | NotFoundRow> = kind === 'log' ? await repo.allLogs('log') : await repo.allLogs('404');
+  const rows: Array<LogRow | NotFoundRow> = kind === 'log' ? await repo.logs.all('log') : await repo.logs.all('404');
   const shown = preview ? rows.slice(0, PREVIEW_SIZE) : rows;
   if (format === 'csv') {
     const text = kind === 'log' ? writeTable(logColumns, shown as LogRow[]) : writeTable(notFoundColumns, shown);
@@ -176,8 +176,8 @@ async function runImport(ctx: RestContext, store: Store, a: ImportArgs, file: Re
   const repo = store.redirection;
   const write = !a.dry_run;
   const sections = new Set<Section>(a.import_sections ?? SECTIONS);
-  const settings = await repo.settings();
-  const existingGroups = await repo.allGroups();
+  const settings = await repo.settings.get();
+  const existingGroups = await repo.groups.all();
   const known = new Set(existingGroups.map((g) => g.id));
 
   const urlGroup = Number(a.group_id);
@@ -191,7 +191,7 @@ async function runImport(ctx: RestContext, store: Store, a: ImportArgs, file: Re
   const groupFor = async (name: string, moduleId: number, enabled: boolean): Promise<number> => {
     const same = existingGroups.find((g) => g.name === name && g.moduleId === moduleId);
     if (same) return same.id;
-    const id = write ? (await repo.createGroup(name, moduleId, enabled)).id : virtualId--;
+    const id = write ? (await repo.groups.create(name, moduleId, enabled)).id : virtualId--;
     existingGroups.push({ id, name, moduleId, enabled, position: 0, redirects: 0 });
     known.add(id);
     return id;
@@ -217,15 +217,15 @@ async function runImport(ctx: RestContext, store: Store, a: ImportArgs, file: Re
     }
     // The duplicates: redirects that existed before the import with a source of the file (the newest per source), in one lookup.
     const existing = new Map(
-      (a.duplicate_mode === 'allow' ? [] : await repo.redirectsBySource(rows.map(({ r }) => r))).map((d) => [sourceKey(d), d] as const),
+      (a.duplicate_mode === 'allow' ? [] : await repo.redirects.bySource(rows.map(({ r }) => r))).map((d) => [sourceKey(d), d] as const),
     );
     // A new redirect takes the next position of its group, counted here as rows go in.
-    const inGroup = await repo.countsByGroup();
+    const inGroup = await repo.redirects.countsByGroup();
     const movedTo = new Map<number, number>();
     const inFile = new Set<string>();
     for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
       const inserts: NewRedirect[] = [];
-      const overwrites = new Map<number, Parameters<typeof repo.updateRedirects>[0][number]>();
+      const overwrites = new Map<number, Parameters<typeof repo.redirects.updateMany>[0][number]>();
       for (const { r, body } of rows.slice(start, start + IMPORT_BATCH)) {
         const key = sourceKey(r);
         const duplicate = existing.get(key);
@@ -249,8 +249,8 @@ async function runImport(ctx: RestContext, store: Store, a: ImportArgs, file: Re
         const hits = typeof body.hits === 'number' ? countOf(body.hits) : 0;
         inserts.push({ ...r, position, hits, lastAccess: lastAccessOf(body.last_access) });
       }
-      await repo.updateRedirects([...overwrites.values()]);
-      await repo.insertRedirects(inserts);
+      await repo.redirects.updateMany([...overwrites.values()]);
+      await repo.redirects.insertMany(inserts);
       // Other requests get their turn between batches.
       await setImmediate();
     }
@@ -258,7 +258,7 @@ async function runImport(ctx: RestContext, store: Store, a: ImportArgs, file: Re
 
   if (sections.has('settings') && file.settings && write) {
     const patch = Object.fromEntries(Object.entries(file.settings).filter(([k]) => Object.hasOwn(settings, k) && !SITE_BOUND_SETTINGS.has(k)));
-    await repo.saveSettings(patch);
+    await repo.settings.save(patch);
   }
   return outcome;
 }

@@ -2,9 +2,11 @@
  * The redirect and group records as the legacy plugin serializes them (`to_json`): the exchange
  * shape of every export format and import parser. Flags in `match_data.source` are the effective ones.
  */
-import type { GroupJson as ApiGroupJson, RedirectJson as ApiRedirectJson, SourceFlags } from '../records.ts';
+import { globalFlags, type GroupJson as ApiGroupJson, type RedirectJson as ApiRedirectJson } from '../records.ts';
+import { defaultRedirectionSettings, installedRedirectionSettings } from '../../../store/redirection/settings.ts';
+import type { SourceFlags } from '../../../store/redirection/rows.ts';
 
-export type { FlagQuery, SourceFlags } from '../records.ts';
+export type { FlagQuery, SourceFlags } from '../../../store/redirection/rows.ts';
 
 /** The API's redirect record; in the exchange formats the action and match names are not yet checked. */
 export type RedirectJson = Omit<ApiRedirectJson, 'action_type' | 'match_type'> & { action_type: string; match_type: string };
@@ -30,7 +32,7 @@ export interface ImportedRedirect {
 }
 
 /** The fresh-install source flags (the plugin's settings defaults after install). */
-export const installFlags: SourceFlags = { flag_query: 'exact', flag_case: true, flag_trailing: true, flag_regex: false };
+export const installFlags: SourceFlags = globalFlags({ ...defaultRedirectionSettings, ...installedRedirectionSettings });
 
 export const flagsOf = (r: Pick<RedirectJson, 'match_data' | 'regex'>): SourceFlags => ({
   ...installFlags,
