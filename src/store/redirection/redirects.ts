@@ -79,12 +79,13 @@ function redirectWhere(f: RedirectFilter, w = new Where()): Where {
 
 /** ORDER BY of the redirect list; never-hit rows sort as the legacy 1970 date. */
 function redirectOrder(order: RedirectOrder, d: 'asc' | 'desc'): string {
+  // Ties come in ID order whatever the direction, as MySQL hands them over in primary-key order (capture 447).
   switch (order) {
     // The legacy collation compares letters and digits first, case-insensitively (`^/blog` before `/gone`).
-    case 'url': return `regexp_replace(lower(url), '[^[:alnum:]]', '', 'g') ${d}, url ${d}, id ${d}`;
-    case 'last_access': return `coalesce(last_access, 'epoch'::timestamptz) ${d}, id ${d}`;
-    case 'hits': return `hits ${d}, id ${d}`;
-    case 'position': return `position ${d}, id ${d}`;
+    case 'url': return `regexp_replace(lower(url), '[^[:alnum:]]', '', 'g') ${d}, url ${d}, id`;
+    case 'last_access': return `coalesce(last_access, 'epoch'::timestamptz) ${d}, id`;
+    case 'hits': return `hits ${d}, id`;
+    case 'position': return `position ${d}, id`;
     case 'id': return `id ${d}`;
   }
 }
