@@ -49,6 +49,21 @@ describe('rules', () => {
     expect(r).toEqual({ status: 403, body: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } } });
   });
 
+  it('lists redirects with equal hits in ID order, also in descending order', async () => {
+    const group = (await call('POST', '/group', { name: 'Ties', moduleId: 1 })).body.items.find((g: { name: string }) => g.name === 'Ties').id;
+    const ids: number[] = [];
+    for (const [url, hits] of [['/tie-a', 1], ['/tie-b', 2], ['/tie-c', 1], ['/tie-d', 1]] as const) {
+      const created = (await call('POST', '/redirect', { url, action_type: 'url', action_code: 301, action_data: { url: '/to/' }, match_type: 'url', group_id: group })).body;
+      const id = created.items.find((r: { url: string }) => r.url === url).id;
+      await app.store.sql.query('update redirection_items set hits = $2 where id = $1', [id, hits]);
+      ids.push(id);
+    }
+    const listed = async (direction: string) =>
+      (await call('GET', `/redirect?filterBy[group]=${group}&orderby=last_count&direction=${direction}`)).body.items.map((r: { id: number }) => r.id);
+    expect(await listed('desc')).toEqual([ids[1], ids[0], ids[2], ids[3]]);
+    expect(await listed('asc')).toEqual([ids[0], ids[2], ids[3], ids[1]]);
+  });
+
   it('per_page above 200 is a 400, not a clamp', async () => {
     expect((await call('GET', '/redirect?per_page=201')).status).toBe(400);
   });
