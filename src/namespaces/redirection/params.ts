@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import type { Args } from '../../contract/route.ts';
 import {
   ACTION_TYPES,
   ERROR_CODES,
@@ -62,13 +63,9 @@ export const LOG_ORDERBY = ['url', 'ip', 'total', 'count', ''] as const;
 export const LOG_FILTERS = ['ip', 'url-exact', 'referrer', 'agent', 'url', 'target', 'domain', 'method', 'http', 'redirect_by'] as const;
 export const NOT_FOUND_FILTERS = LOG_FILTERS.filter((k) => k !== 'target' && k !== 'redirect_by');
 
-export interface ListParams {
-  filterBy?: unknown;
-  orderby?: string;
-  direction: Direction;
-  per_page: number;
-  page: number;
-}
+export type ListParams = Args<ReturnType<typeof listArgs<readonly [string, ...string[]]>>>;
+/** A bulk route's own arguments, besides the list's: the chosen items or, on some routes, every record the filter selects. */
+export type BulkParams = ListParams & { items?: (string | number)[]; global?: boolean };
 
 export const pageOf = (p: ListParams): Page => ({ page: p.page, perPage: p.per_page });
 
