@@ -11,9 +11,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ArgShape = Record<string, z.ZodType>;
 /**
  * What a handler receives: the parsed output of each declared argument, and the path parameters it
- * names in `path` as matched (a declared argument of the same name takes their place).
+ * names in `path`: as matched, or parsed by the declared argument of the same name (then always present).
  */
-export type Args<S extends ArgShape, P extends string = never> = { [K in keyof S]: z.output<S[K]> } & { [K in Exclude<P, keyof S>]: string };
+export type Args<S extends ArgShape, P extends string = never> = {
+  [K in keyof S]: K extends P ? NonNullable<z.output<NonNullable<S[K]>>> : z.output<NonNullable<S[K]>>;
+} & { [K in Exclude<P, keyof S>]: string };
 
 /** What a handler answers: a body with an optional status (default 200) and headers. */
 export interface RestResult {

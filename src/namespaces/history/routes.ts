@@ -4,7 +4,7 @@ import { can } from '../../auth/roles.ts';
 import { arg, item } from '../../contract/args.ts';
 import { RestError, coreErrors } from '../../contract/errors.ts';
 import { needs, type Permission } from '../../contract/permission.ts';
-import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
@@ -76,20 +76,9 @@ function listArgs(sinceIdRequired: boolean) {
   };
 }
 
-type List = ListArgs & {
-  page: number;
-  per_page: number;
-  type: 'overview' | 'occasions';
-  logRowID?: number;
-  occasionsID?: string;
-  occasionsCount?: number;
-  occasionsCountMaxReturn?: number;
-  offset?: number;
-  include_sticky: boolean;
-  surrounding_event_id?: number;
-  surrounding_count: number;
-  skip_count_query?: boolean;
-};
+/** The list routes' arguments: the filter's, and the list's own (paging, grouping, `skip_count_query`). */
+const eventListArgs = (sinceIdRequired: boolean) => ({ ...listArgs(sinceIdRequired), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) });
+type List = Args<ReturnType<typeof eventListArgs>>;
 
 async function siteOf(ctx: RestContext): Promise<ShapeSite> {
   return { urls: ctx.urls, zone: (await ctx.store.options.site()).timezone };
@@ -314,7 +303,7 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(
       NAMESPACE,
       P('/events'),
-      endpoint({ methods: ['GET'], args: { ...listArgs(false), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) }, permission: viewer, handler: (ctx, a: any) => listEvents(ctx, a) }),
+      endpoint({ methods: ['GET'], args: eventListArgs(false), permission: viewer, handler: (ctx, a) => listEvents(ctx, a) }),
       endpoint({
         methods: ['POST'],
         args: {
@@ -324,20 +313,20 @@ export function historyRoutes(services: Services): RouteDecl[] {
           date: arg.string({ description: 'Date and time for the event in MySQL datetime format (Y-m-d H:i:s). If not provided, current time will be used.', format: 'date-time' }),
         },
         permission: admin,
-        handler: (ctx, a: any) => createEntry(ctx, a),
+        handler: (ctx, a) => createEntry(ctx, a),
       }),
     ),
-    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: { ...listArgs(true), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) }, permission: viewer, handler: (ctx, a: any) => hasUpdates(ctx, a) })),
-    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, permission: viewer, handler: (ctx, a: any) => singleEvent(ctx, a.id) })),
-    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, permission: updater, handler: (ctx, a: any) => setSticky(ctx, a.id, true) })),
-    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, permission: updater, handler: (ctx, a: any) => setSticky(ctx, a.id, false) })),
-    route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, permission: loggedIn, handler: (ctx, a: any) => react(ctx, a.id, a.type, true) })),
-    route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, permission: loggedIn, handler: (ctx, a: any) => react(ctx, a.id, a.type, false) })),
+    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: eventListArgs(true), permission: viewer, handler: (ctx, a) => hasUpdates(ctx, a) })),
+    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, path: ['id'], permission: viewer, handler: (ctx, a) => singleEvent(ctx, a.id) })),
+    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: updater, handler: (ctx, a) => setSticky(ctx, a.id, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: updater, handler: (ctx, a) => setSticky(ctx, a.id, false) })),
+    route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: backfillStatus })),
     route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
     route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
-      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, permission: statsReader, handler: (ctx, a: any) => statsBody(ctx, name, a) })),
+      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
     ),
   ];
 }
