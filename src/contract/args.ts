@@ -113,5 +113,5 @@ function wpDateTime() {
 
 /** A custom check that fails with WordPress's bare "Invalid parameter." (a validate callback returning false). */
 export function check<T extends z.ZodType>(schema: T, ok: (value: z.output<T>) => boolean): T {
-  return schema.refine((v) => v === undefined || ok(v)) as unknown as T;
+  return schema.refine((v) => v === undefined || ok(v));
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { arg, item } from '../../contract/args.ts';
 import { invalidParams } from '../../contract/errors.ts';
 import { needs } from '../../contract/permission.ts';
-import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../site/html.ts';
@@ -24,8 +24,8 @@ const admin = needs('manage_options');
 const SETTINGS = 'forms_submissions_settings';
 const JSON_ARRAY = 'JSON encoded array';
 
-const post = (path: string, args: Record<string, z.ZodType>, handler: (ctx: RestContext, a: any) => Promise<unknown>, allowBatch = false) =>
-  route(NAMESPACE, P(path), endpoint({ methods: ['POST'], args, permission: admin, allowBatch, handler: async (ctx, a) => ({ body: await handler(ctx, a) }) }));
+const post = <S extends ArgShape>(path: string, args: S, handler: (ctx: RestContext, a: Args<S>) => Promise<unknown>, allowBatch = false) =>
+  route(NAMESPACE, P(path), endpoint<S>({ methods: ['POST'], args, permission: admin, allowBatch, handler: async (ctx, a) => ({ body: await handler(ctx, a) }) }));
 
 async function loadForm(ctx: RestContext, id: unknown): Promise<{ form: Form; fields: FormField[] }> {
   const n = Number(id);
@@ -181,7 +181,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       methods: ['GET'],
       args: { form_ids: arg.array(item.integer(), { required: true, minItems: 1 }) },
       permission: admin,
-      handler: async (ctx, a: any) => ({ body: await getSubmissions(ctx, a) }),
+      handler: async (ctx, a) => ({ body: await getSubmissions(ctx, a) }),
     })),
     post('/submissions/delete', { submissions: arg.array(z.unknown(), { required: true }) }, async (ctx, a) => {
       await ctx.store.transaction(async (store) => {

@@ -91,7 +91,7 @@ export function redirectFilter(filterBy: unknown, now: Date): RedirectFilter {
       case 'action': if ((ACTION_TYPES as readonly string[]).includes(v)) f.actionType = v as ActionType; break;
       case 'http': {
         const code = int(v);
-        if ([...REDIRECT_CODES, ...ERROR_CODES].includes(code as never)) f.actionCode = code;
+        if ([...REDIRECT_CODES, ...ERROR_CODES].some((c) => c === code)) f.actionCode = code;
         break;
       }
       case 'access': {
