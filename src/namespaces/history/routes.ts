@@ -1,7 +1,6 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
-import { z } from 'zod';
 import { can } from '../../auth/roles.ts';
-import { arg, item } from '../../contract/args.ts';
+import { arg } from '../../contract/args.ts';
 import { RestError, coreErrors } from '../../contract/errors.ts';
 import { needs, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
@@ -13,7 +12,7 @@ import { fmt } from '../calendar/dates.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from './log.ts';
 import { LOGGERS } from './loggers.ts';
-import { buildFilter, readableLoggers, type ListArgs } from './query.ts';
+import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
@@ -26,55 +25,6 @@ const updater = needs('manage_options', { code: 'rest_forbidden_context', messag
 const statsReader = needs('manage_options', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view stats.' });
 const admin: Permission = needs('manage_options');
 const loggedIn: Permission = needs('read');
-
-const strings = (description: string) => arg.array(z.string(), { description });
-const ints = (description: string) => arg.array(item.integer(), { description });
-const initiatorArg = (description: string) => arg.untyped({ description, keywords: { type: ['string', 'array'], items: { type: 'string' } } });
-
-function listArgs(sinceIdRequired: boolean) {
-  return {
-    context: arg.string({ description: 'Scope under which the request is made; determines fields present in response.', default: 'view' }),
-    page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-    per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-    search: arg.string({ description: 'Limit results to those matching a string.' }),
-    type: arg.enum(['overview', 'occasions'], { description: 'Type of result to return.', default: 'overview' }),
-    logRowID: arg.integer({ description: 'Limit result set to rows with id lower than this.' }),
-    occasionsID: arg.string({ description: 'Limit result set to rows with occasionsID equal to this.' }),
-    occasionsCount: arg.integer({ description: 'The number of occasions to get.' }),
-    occasionsCountMaxReturn: arg.integer({ description: 'The max number of occasions to return.' }),
-    include: arg.array(item.integer(), { description: 'Limit result set to specific IDs.', default: null }),
-    max_id_first_page: arg.integer({ description: 'Limit result set to rows with id equal or lower than this.' }),
-    since_id: arg.integer({ description: 'Limit result set to rows with id greater than this, i.e. more recent than since_id.', required: sinceIdRequired }),
-    since_date: arg.string({ description: 'Limit result set to events with date > since_date OR (date = since_date AND id > since_id). Use together with since_id for accurate new event detection.', format: 'date-time' }),
-    date_from: arg.string({ description: 'Limit result set to rows with date greater than or equal to this unix timestamp.' }),
-    date_to: arg.string({ description: 'Limit result set to rows with date less than or equal to this unix timestamp.' }),
-    dates: strings('Limit result set to rows with date within this range.'),
-    lastdays: arg.integer({ description: 'Limit result set to rows with date within this range.' }),
-    months: strings('Limit result set to rows with date within this range. Format: Y-m.'),
-    loglevels: strings('Limit result set to rows with log levels.'),
-    loggers: strings('Limit result set to rows with loggers.'),
-    messages: strings('Limit result set to rows with messages. Format: LoggerSlug:message.'),
-    users: ints('Limit result set to rows with user ids.'),
-    user: arg.integer({ description: 'Limit result set to rows with user id.' }),
-    offset: arg.integer({ description: 'Offset the result set by a specific number of items.' }),
-    include_sticky: arg.boolean({ description: 'Include sticky events in the result set.', default: false }),
-    only_sticky: arg.boolean({ description: 'Only return sticky events.', default: false }),
-    initiator: initiatorArg('Limit result set to events from specific initiator(s).'),
-    context_filters: arg.untyped({ description: 'Context filters as key-value pairs to filter events by context data.', keywords: { type: 'object', additionalProperties: { type: 'string' } } }),
-    ip_address: arg.string({ description: "Limit result set to events from this IP address. Anonymized IP addresses with a '.x' suffix are accepted." }),
-    metadata_search: arg.string({ description: 'Plain-text search in all event metadata.' }),
-    ungrouped: arg.boolean({ description: 'Return ungrouped events without occasions grouping.', default: false }),
-    surrounding_event_id: arg.integer({ description: 'Show events surrounding this event ID. Returns events chronologically before and after the specified event, regardless of other filters. Requires administrator privileges.' }),
-    surrounding_count: arg.integer({ description: 'Number of events to show before AND after the surrounding_event_id. Default 5, max 50.', default: 5, minimum: 1, maximum: 50 }),
-    exclude_search: arg.string({ description: 'Exclude events containing these words. Events matching this search will be hidden.' }),
-    exclude_loglevels: strings('Exclude events with these log levels.'),
-    exclude_loggers: strings('Exclude events from these loggers.'),
-    exclude_messages: strings('Exclude events with these messages. Format: LoggerSlug:message.'),
-    exclude_users: ints('Exclude events from these user IDs.'),
-    exclude_user: arg.integer({ description: 'Exclude events from this user ID.' }),
-    exclude_initiator: initiatorArg('Exclude events from specific initiator(s).'),
-  };
-}
 
 /** The list routes' arguments: the filter's, and the list's own (paging, grouping, `skip_count_query`). */
 const eventListArgs = (sinceIdRequired: boolean) => ({ ...listArgs(sinceIdRequired), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) });

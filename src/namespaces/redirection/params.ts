@@ -11,7 +11,6 @@ import {
   MATCH_TYPES,
   REDIRECT_CODES,
   type ActionType,
-  type Direction,
   type GroupFilter,
   type LogFilter,
   type LogKind,
