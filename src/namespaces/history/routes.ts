@@ -148,7 +148,14 @@ async function singleEvent(ctx: RestContext, id: number): Promise<RestResult> {
 
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-async function createEntry(ctx: RestContext, a: { message: string; note?: string; level: string; date?: string }): Promise<RestResult> {
+const entryArgs = {
+  message: arg.string({ description: 'Short message to log', required: true }),
+  note: arg.string({ description: 'Additional note or details about the event' }),
+  level: arg.enum(['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'], { description: 'Log level', default: 'info' }),
+  date: arg.string({ description: 'Date and time for the event in MySQL datetime format (Y-m-d H:i:s). If not provided, current time will be used.', format: 'date-time' }),
+};
+
+async function createEntry(ctx: RestContext, a: Args<typeof entryArgs>): Promise<RestResult> {
   if (a.date !== undefined && !DATE.test(a.date)) {
     throw new RestError('rest_invalid_date', 'Invalid date format. Please use Y-m-d H:i:s format (e.g., 2024-01-15 14:30:00).', 400);
   }
@@ -256,12 +263,7 @@ export function historyRoutes(services: Services): RouteDecl[] {
       endpoint({ methods: ['GET'], args: eventListArgs(false), permission: viewer, handler: (ctx, a) => listEvents(ctx, a) }),
       endpoint({
         methods: ['POST'],
-        args: {
-          message: arg.string({ description: 'Short message to log', required: true }),
-          note: arg.string({ description: 'Additional note or details about the event' }),
-          level: arg.enum(['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'], { description: 'Log level', default: 'info' }),
-          date: arg.string({ description: 'Date and time for the event in MySQL datetime format (Y-m-d H:i:s). If not provided, current time will be used.', format: 'date-time' }),
-        },
+        args: entryArgs,
         permission: admin,
         handler: (ctx, a) => createEntry(ctx, a),
       }),
