@@ -29,7 +29,10 @@ export interface RestResult {
 export interface Endpoint<S extends ArgShape = ArgShape, P extends string = never> {
   methods: readonly Method[];
   args: S;
-  /** Path parameters the handler reads that `args` does not declare (the legacy index lists no argument for them). */
+  /**
+   * The path parameters the handler reads: one `args` does not declare (the legacy index lists no
+   * argument for it) comes as matched; a declared one is parsed, and always present.
+   */
   path?: readonly P[];
   permission: Permission<Args<S, P>>;
   handler: (ctx: RestContext, args: Args<S, P>) => Promise<RestResult> | RestResult;
