@@ -7,19 +7,27 @@ import { z } from 'zod';
 import { toBoolean, toInteger, toList, toObject } from './coerce.ts';
 import { Repeated } from './php-params.ts';
 
-export type Arg = z.ZodType;
+/** An argument's schema, whose output is what the handler receives for it. */
+export type Arg<T = unknown> = z.ZodType<T>;
 
 interface Common<D> {
   description?: string;
-  /** Applied when the parameter is absent, then coerced and validated like a sent value (as WordPress does). */
-  default?: D;
+  /** Applied when the parameter is absent, then coerced and validated like a sent value (as WordPress does); `null` applies nothing. */
+  default?: D | null;
   required?: boolean;
 }
+
+/**
+ * What a handler receives for an argument of type `T` declared with options `O`: always a value when
+ * required or given a non-null default, else possibly absent.
+ */
+export type Present<T, O> = O extends { required: true } ? T : O extends { default: infer D } ? (null extends D ? T | undefined : T) : T | undefined;
 
 /** Extra JSON-schema keywords the legacy site declares on untyped arguments (e.g. `items` without `type`). */
 type Keywords = Record<string, unknown>;
 
-function build(coerce: (v: unknown) => unknown, inner: z.ZodType, opts: Common<unknown>, keywords: Keywords = {}): Arg {
+function build<T, O extends Common<unknown>>(coerce: (v: unknown) => unknown, inner: z.ZodType<T>, given: O | undefined, keywords: Keywords = {}): Arg<Present<T, O>> {
+  const opts: Common<unknown> = given ?? {};
   const hasDefault = 'default' in opts;
   const fallback = opts.default;
   // WordPress ignores a `null` default: the parameter stays absent.
@@ -30,58 +38,63 @@ function build(coerce: (v: unknown) => unknown, inner: z.ZodType, opts: Common<u
   const meta: Record<string, unknown> = { ...keywords };
   if (opts.description !== undefined) meta.description = opts.description;
   if (hasDefault) meta.default = fallback;
-  return z.preprocess((v) => coerce(withDefault(single(v))), target).meta(meta);
+  // The one place the output type is stated: `target` is `inner`, optional unless present (see Present).
+  return z.preprocess((v) => coerce(withDefault(single(v))), target).meta(meta) as Arg<Present<T, O>>;
 }
 
 const same = (v: unknown) => v;
 
+type IntegerOptions = Common<number | string> & { minimum?: number; maximum?: number };
+type StringOptions = Common<string> & { format?: 'date-time' | 'uri' | 'email' | 'uuid'; minLength?: number; maxLength?: number };
+type ArrayOptions = Common<readonly unknown[] | string> & { minItems?: number; maxItems?: number };
+type UntypedOptions = Common<unknown> & { keywords?: Keywords };
+
+// Each builder is generic over its options so that `required: true` or a default shows in the output type.
 export const arg = {
-  integer: (o: Common<number | string> & { minimum?: number; maximum?: number } = {}) => {
+  integer: <const O extends IntegerOptions = {}>(o?: O) => {
     let s = z.int();
-    if (o.minimum !== undefined) s = s.min(o.minimum);
-    if (o.maximum !== undefined) s = s.max(o.maximum);
+    if (o?.minimum !== undefined) s = s.min(o.minimum);
+    if (o?.maximum !== undefined) s = s.max(o.maximum);
     return build(toInteger, s, o);
   },
-  boolean: (o: Common<boolean | string> = {}) => build(toBoolean, z.boolean(), o),
-  string: (
-    o: Common<string> & { format?: 'date-time' | 'uri' | 'email' | 'uuid'; minLength?: number; maxLength?: number } = {},
-  ) => {
-    let s: z.ZodType;
-    if (o.format === 'date-time') s = wpDateTime();
-    else if (o.format === 'email') s = z.email();
-    else if (o.format === 'uuid') s = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  boolean: <const O extends Common<boolean | string> = {}>(o?: O) => build(toBoolean, z.boolean(), o),
+  string: <const O extends StringOptions = {}>(o?: O) => {
+    let s: z.ZodType<string>;
+    if (o?.format === 'date-time') s = wpDateTime();
+    else if (o?.format === 'email') s = z.email();
+    else if (o?.format === 'uuid') s = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     else {
       let str = z.string();
-      if (o.minLength !== undefined) str = str.min(o.minLength);
-      if (o.maxLength !== undefined) str = str.max(o.maxLength);
+      if (o?.minLength !== undefined) str = str.min(o.minLength);
+      if (o?.maxLength !== undefined) str = str.max(o.maxLength);
       s = str;
     }
     // `uri` is a sanitize-only format in WordPress: it is declared, never rejected.
-    const keywords = o.format === 'uri' ? { format: 'uri' } : {};
+    const keywords = o?.format === 'uri' ? { format: 'uri' } : {};
     return build(same, s, o, keywords);
   },
-  enum: <const T extends readonly [string, ...string[]]>(values: T, o: Common<T[number]> = {}) =>
+  enum: <const T extends readonly [string, ...string[]], const O extends Common<T[number]> = {}>(values: T, o?: O) =>
     build(same, z.enum(values), o),
-  array: (items: z.ZodType, o: Common<unknown[] | string | null> & { minItems?: number; maxItems?: number } = {}) => {
+  array: <I, const O extends ArrayOptions = {}>(items: z.ZodType<I>, o?: O) => {
     let s = z.array(items);
-    if (o.minItems !== undefined) s = s.min(o.minItems);
-    if (o.maxItems !== undefined) s = s.max(o.maxItems);
+    if (o?.minItems !== undefined) s = s.min(o.minItems);
+    if (o?.maxItems !== undefined) s = s.max(o.maxItems);
     return build(toList, s, o);
   },
-  object: (shape: z.ZodRawShape | null, o: Common<Record<string, unknown>> = {}) =>
-    build(toObject, shape ? z.looseObject(shape) : z.record(z.string(), z.unknown()), o),
+  object: <const O extends Common<Record<string, unknown>> = {}>(shape: z.ZodRawShape | null, o?: O) =>
+    build<Record<string, unknown>, O>(toObject, shape ? z.looseObject(shape) : z.record(z.string(), z.unknown()), o),
   /** An argument the legacy site declares without a type: anything goes through to its own check. */
-  untyped: (o: Common<unknown> & { keywords?: Keywords } = {}) =>
+  untyped: <const O extends UntypedOptions = {}>(o?: O) =>
     // A required untyped argument must still be sent (z.unknown() alone would accept its absence).
-    build(same, o.required ? z.unknown().refine((v) => v !== undefined) : z.unknown(), o, o.keywords),
+    build(same, o?.required ? z.unknown().refine((v) => v !== undefined) : z.unknown(), o, o?.keywords),
   /**
    * An argument with its own validate callback, which replaces the schema check in WordPress:
    * a failure is the bare "Invalid parameter.", and `sanitize` turns the accepted value into its type.
    * `keywords` are what the index shows (usually `type`).
    */
-  custom: <T>(
-    o: Common<unknown> & { keywords?: Keywords; validate: (v: unknown) => boolean; sanitize: (v: unknown) => T },
-  ) => build(same, z.unknown().refine((v) => v === undefined || o.validate(v)).transform((v) => (v === undefined ? undefined : o.sanitize(v))) as z.ZodType<T | undefined>, o, o.keywords),
+  custom: <const O extends UntypedOptions & { validate: (v: unknown) => boolean; sanitize: (v: unknown) => unknown }>(o: O) =>
+    // Absent stays absent (undefined), which build's Present accounts for.
+    build(same, z.unknown().refine((v) => v === undefined || o.validate(v)).transform((v) => (v === undefined ? undefined : o.sanitize(v))) as z.ZodType<ReturnType<O['sanitize']>>, o, o.keywords),
 } as const;
 
 /** Array items: coercion only, no descriptor metadata. */
@@ -100,5 +113,5 @@ function wpDateTime() {
 
 /** A custom check that fails with WordPress's bare "Invalid parameter." (a validate callback returning false). */
 export function check<T extends z.ZodType>(schema: T, ok: (value: z.output<T>) => boolean): T {
-  return schema.refine((v) => v === undefined || ok(v)) as unknown as T;
+  return schema.refine((v) => v === undefined || ok(v));
 }

@@ -18,7 +18,7 @@ export interface Permission<A = unknown> {
 export const publicAccess: Permission = { allows: () => true };
 
 /** Needs a logged-in user with the capability. */
-export function needs(capability: Capability, refusal?: { code: string; message: string }): Permission<any> {
+export function needs(capability: Capability, refusal?: { code: string; message: string }): Permission {
   return {
     allows: (user) => user !== null && can(user, capability),
     refuse: (user) => coreErrors.forbidden(user !== null, refusal?.message, refusal?.code),
@@ -30,7 +30,7 @@ export function perRecord<A>(check: NonNullable<Permission<A>['check']>, allows:
   return { allows, check };
 }
 
-export async function authorize(p: Permission<any>, ctx: RestContext, args: unknown): Promise<void> {
+export async function authorize<A>(p: Permission<A>, ctx: RestContext, args: A): Promise<void> {
   if (!p.allows(ctx.user)) throw p.refuse ? p.refuse(ctx.user) : coreErrors.forbidden(ctx.user !== null);
   if (p.check) {
     const r = await p.check(ctx, args);

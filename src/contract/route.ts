@@ -9,7 +9,13 @@ import type { Permission } from './permission.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ArgShape = Record<string, z.ZodType>;
-export type Args<S extends ArgShape> = { [K in keyof S]: z.output<S[K]> };
+/**
+ * What a handler receives: the parsed output of each declared argument, and the path parameters it
+ * names in `path`: as matched, or parsed by the declared argument of the same name (then always present).
+ */
+export type Args<S extends ArgShape, P extends string = never> = {
+  [K in keyof S]: K extends P ? NonNullable<z.output<NonNullable<S[K]>>> : z.output<NonNullable<S[K]>>;
+} & { [K in Exclude<P, keyof S>]: string };
 
 /** What a handler answers: a body with an optional status (default 200) and headers. */
 export interface RestResult {
@@ -20,13 +26,25 @@ export interface RestResult {
   raw?: { contentType: string };
 }
 
-export interface Endpoint<S extends ArgShape = ArgShape> {
+export interface Endpoint<S extends ArgShape = ArgShape, P extends string = never> {
   methods: readonly Method[];
   args: S;
-  permission: Permission<Args<S>>;
-  handler: (ctx: RestContext, args: Args<S>) => Promise<RestResult> | RestResult;
+  /**
+   * The path parameters the handler reads: one `args` does not declare (the legacy index lists no
+   * argument for it) comes as matched; a declared one is parsed, and always present.
+   */
+  path?: readonly P[];
+  permission: Permission<Args<S, P>>;
+  handler: (ctx: RestContext, args: Args<S, P>) => Promise<RestResult> | RestResult;
   /** Whether `batch/v1` may run this endpoint (the index shows it as `allow_batch: {v1: true}`). */
   allowBatch?: boolean;
+}
+
+/** An endpoint as declared, whatever its arguments: what a route collects. */
+interface DeclaredEndpoint extends Omit<Endpoint, 'permission' | 'handler' | 'path'> {
+  path?: readonly string[];
+  permission: Permission<never>;
+  handler: (ctx: RestContext, args: never) => Promise<RestResult> | RestResult;
 }
 
 export interface RouteDecl {
@@ -36,13 +54,21 @@ export interface RouteDecl {
   endpoints: Endpoint[];
 }
 
-/** Declares an endpoint with its argument types inferred from the schemas. */
-export function endpoint<S extends ArgShape>(e: Endpoint<S>): Endpoint {
-  return e as unknown as Endpoint;
+/** Declares an endpoint: its permission and handler receive the parsed output of its `args`. */
+export function endpoint<S extends ArgShape, const P extends string = never>(e: Endpoint<S, P>): Endpoint<S, P> {
+  return e;
 }
 
-export function route(namespace: string, pattern: string, ...endpoints: Endpoint[]): RouteDecl {
-  return { namespace, pattern, endpoints };
+/**
+ * Collects endpoints into a route of the table. The table runs every endpoint alike, so each one's
+ * argument type is erased here, and only here: validation parses a request with the same `args`
+ * before the handler sees it, and the path parameters an endpoint names are groups of `pattern`.
+ */
+export function route(namespace: string, pattern: string, ...endpoints: DeclaredEndpoint[]): RouteDecl {
+  for (const name of endpoints.flatMap((e) => e.path ?? [])) {
+    if (!pattern.includes(`(?P<${name}>`)) throw new Error(`${pattern}: no path parameter ${name}`);
+  }
+  return { namespace, pattern, endpoints: endpoints.map((e) => e as Endpoint) };
 }
 
 /** A namespace module: its routes, built from the services it needs. */

@@ -57,7 +57,7 @@ export function plan(table: RouteTable, call: RestCall): Plan {
 
 export async function run(p: Plan): Promise<RestResult> {
   await authorize(p.endpoint.endpoint.permission, p.ctx, p.args);
-  return p.endpoint.endpoint.handler(p.ctx, p.args as never);
+  return p.endpoint.endpoint.handler(p.ctx, p.args);
 }
 
 /** The methods this user may call on the route: the legacy `Allow` header. */

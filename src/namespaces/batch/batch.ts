@@ -61,7 +61,7 @@ export function batchRoutes(services: Services): RouteDecl[] {
         args,
         permission: publicAccess,
         async handler(ctx, a) {
-          const items = a.requests as BatchItem[];
+          const items = a.requests;
           const calls = items.map((item) => subCall(item, ctx));
           // Items the legacy site answers (a forwarded namespace, or one shadowed with the legacy site as
           // primary) are its writes: sent there one by one, outside any transaction.

@@ -50,7 +50,7 @@ export function blocksRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
       handler: async (ctx, a) => {
         const key = await ctx.store.secrets.get(SIGNING_SECRET, () => randomBytes(32).toString('hex'));
         // A missing snippet signs the empty string, as PHP's null does.
-        return { body: createHmac('sha256', key).update((a.custom_php as string | undefined) ?? '').digest('hex') };
+        return { body: createHmac('sha256', key).update(a.custom_php ?? '').digest('hex') };
       },
     })),
     route(NAMESPACE, P('/get_shop_products'), endpoint({ methods: ['GET'], args: {}, permission: editor, handler: () => ({ body: products }) })),

@@ -5,6 +5,7 @@ import type { RestContext } from '../../http/context.ts';
 import type { EventFields, EventQuery, EventRow } from '../../store/calendar.ts';
 import { isValidTimeZone } from '../../site/time.ts';
 import type { Store } from '../../store/store.ts';
+import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
 import { endOfDay, fmt, instantToWall, parseWall, startOfDay, wallToInstant } from './dates.ts';
 import { resolveLinked } from './linked.ts';
@@ -34,10 +35,8 @@ export async function eventBody(site: Site, e: EventRow, single = false) {
   return eventObject(site, e, links, { single, withLd: e.password === '' || canEdit(site.ctx, e) });
 }
 
-type ListArgs = Record<string, unknown> & { page: number; per_page: number };
-
 /** `geoRadiusKm`: the search radius around geoloc_lat/geoloc_lng (LINTEL_CALENDAR_GEO_RADIUS_KM). */
-export async function eventArchive(ctx: RestContext, a: ListArgs, geoRadiusKm: number) {
+export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadiusKm: number) {
   const site = await siteOf(ctx);
   const store = ctx.store.calendar;
   const now = ctx.clock.now();
@@ -47,47 +46,47 @@ export async function eventArchive(ctx: RestContext, a: ListArgs, geoRadiusKm: n
   // The defaults: "yesterday 23:59" UTC in site time, and now + 24 months (UTC clock).
   const yesterday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59));
   const defaults = { start_date: fmt(instantToWall(yesterday, site.zone)), end_date: fmt(new Date(new Date(now).setUTCMonth(now.getUTCMonth() + 24))) };
-  const bounded = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((k) => a[k] !== undefined);
-  const bound = (k: string, round: (d: Date) => Date): string | undefined => {
-    const raw = (a[k] as string | undefined) ?? (!bounded || explicit(k) ? defaults[k as keyof typeof defaults] : undefined);
+  const bounded = (['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const).some((k) => a[k] !== undefined);
+  const bound = (k: 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after', round: (d: Date) => Date): string | undefined => {
+    const raw = a[k] ?? (!bounded || explicit(k) ? defaults[k as keyof typeof defaults] : undefined);
     if (raw === undefined) return undefined;
     const wall = parseWall(raw, nowWall, site.zone);
     if (!wall) throw invalidParam(k);
     // Strict: the value is read as UTC and moved to site time; otherwise whole days.
     return fmt(strict ? instantToWall(wall, site.zone) : round(wall));
   };
-  const include = a.include as number[] | undefined;
+  const include = a.include;
   const q: EventQuery = {
     startsOnOrAfter: include ? defaults.start_date : bound('start_date', startOfDay),
     endsOnOrBefore: include ? defaults.end_date : bound('end_date', endOfDay),
     startsBefore: bound('starts_before', endOfDay), startsAfter: bound('starts_after', endOfDay),
     endsBefore: bound('ends_before', endOfDay), endsAfter: bound('ends_after', endOfDay),
-    search: a.search as string | undefined,
+    search: a.search,
     // Those who may edit a protected event may search its content (as canEdit): editors all, authors and contributors their own.
     searchProtectedOf: canEditAny(ctx) ? 'all' : ctx.user && can(ctx.user, 'edit_posts') ? ctx.user.id : undefined,
-    statuses: statusesFor(ctx, a.status as string[] | undefined),
-    featured: a.featured as boolean | undefined,
+    statuses: statusesFor(ctx, a.status),
+    featured: a.featured,
     include,
     limit: clampPerPage(a.per_page), offset: (a.page - 1) * clampPerPage(a.per_page),
   };
-  if (a.categories) q.categories = await resolveTermFilter(ctx.store, 'category', 'categories', a.categories as string[]);
-  if (a.tags) q.tags = await resolveTermFilter(ctx.store, 'tag', 'tags', a.tags as string[]);
+  if (a.categories) q.categories = await resolveTermFilter(ctx.store, 'category', 'categories', a.categories);
+  if (a.tags) q.tags = await resolveTermFilter(ctx.store, 'tag', 'tags', a.tags);
   for (const [name, kind] of [['venue', 'venue'], ['organizer', 'organizer']] as const) {
-    if (a[name] === undefined) continue;
-    const list = a[name] as string[];
+    const list = a[name];
+    if (list === undefined) continue;
     const found = await Promise.all(list.map(async (x) => (/^\d+$/.test(x) && (await store.kindOf(Number(x))) === kind ? Number(x) : null)));
     if (found.some((x) => x === null)) throw invalidParam(name);
     q[kind === 'venue' ? 'venues' : 'organizers'] = found as number[];
   }
   if (a.post_parent !== undefined) {
-    if ((await store.kindOf(a.post_parent as number)) !== 'event') throw invalidParam('post_parent');
-    q.postParent = a.post_parent as number;
+    if ((await store.kindOf(a.post_parent)) !== 'event') throw invalidParam('post_parent');
+    q.postParent = a.post_parent;
   }
   if (a.ticketed === true) {
     throw invalidParam('ticketed', 'Event Tickets plugin is not activated.', { code: 'event-tickets-not-active', data: { status: 400 } });
   }
-  const lat = a.geoloc_lat as number | undefined;
-  const lng = a.geoloc_lng as number | undefined;
+  const lat = a.geoloc_lat;
+  const lng = a.geoloc_lng;
   if ((lat === undefined) !== (lng === undefined)) throw invalidParam(lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
   if (lat !== undefined && lng !== undefined) q.geo = { point: { lat, lng }, radiusKm: geoRadiusKm };
   else if (a.geoloc === true) q.geo = { point: null, radiusKm: geoRadiusKm };
@@ -103,7 +102,7 @@ export async function eventArchive(ctx: RestContext, a: ListArgs, geoRadiusKm: n
   if (q.endsOnOrBefore && !include) echo.push(['end_date', q.endsOnOrBefore]);
   if (include) echo.push(['start_date', defaults.start_date], ['end_date', defaults.end_date]);
   for (const k of ['search', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (a[k] !== undefined) echo.push([k, a[k] === true ? 1 : a[k] === false ? 0 : String(a[k])]);
-  echo.push(['status', a.status ? (a.status as string[]).join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
+  echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
   if (q.postParent !== undefined) echo.push(['post_parent', q.postParent]);
   if (include) echo.push(['include', include.join(',')]);
   const boundKeys = { starts_before: q.startsBefore, starts_after: q.startsAfter, ends_before: q.endsBefore, ends_after: q.endsAfter };
@@ -138,7 +137,7 @@ export async function readEvent(ctx: RestContext, e: EventRow, password: string 
 const FLAGS = ['all_day', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const;
 
 /** Builds the stored fields from the sent ones: only what was sent changes (see DEVIATIONS.md). */
-async function fieldsFrom(ctx: RestContext, a: Record<string, unknown>, current: EventRow | null, zone: string): Promise<Partial<EventFields>> {
+async function fieldsFrom(ctx: RestContext, a: EventWriteArgs, current: EventRow | null, zone: string): Promise<Partial<EventFields>> {
   const f: Partial<EventFields> = {};
   const nowWall = instantToWall(ctx.clock.now(), zone);
   if (a.title !== undefined) f.title = String(a.title);
@@ -147,18 +146,21 @@ async function fieldsFrom(ctx: RestContext, a: Record<string, unknown>, current:
   if (a.slug !== undefined) f.slug = slugify(String(a.slug));
   else if (!current) f.slug = slugify(String(a.title));
   if (a.author !== undefined) {
-    assertMayAttribute(ctx, a.author as number, !current);
-    if (!(await ctx.store.users.byId(a.author as number))) throw invalidParam('author');
-    f.author = a.author as number;
+    assertMayAttribute(ctx, a.author, !current);
+    if (!(await ctx.store.users.byId(a.author))) throw invalidParam('author');
+    f.author = a.author;
   } else if (!current) f.author = ctx.user?.id ?? 0;
-  if (a.status !== undefined || !current) f.status = scaleBackStatus(ctx, (a.status as string | undefined) ?? 'publish');
+  if (a.status !== undefined || !current) f.status = scaleBackStatus(ctx, a.status ?? 'publish');
   if (a.password !== undefined && current) f.password = String(a.password);
-  for (const k of FLAGS) if (a[k] !== undefined) f[k] = a[k] as boolean;
+  for (const k of FLAGS) {
+    const flag = a[k];
+    if (flag !== undefined) f[k] = flag;
+  }
   if (a.website !== undefined) f.website = String(a.website ?? '');
   if (a.image !== undefined) f.image = String(a.image);
   if (a.cost !== undefined) Object.assign(f, costFields(a.cost));
 
-  const timezone = (a.timezone as string | undefined) || current?.timezone || zone;
+  const timezone = a.timezone || current?.timezone || zone;
   if (a.timezone !== undefined) {
     if (!isValidTimeZone(timezone)) throw invalidParam('timezone');
     f.timezone = timezone;
@@ -206,14 +208,14 @@ export function slugify(s: string): string {
 type Links = { venue?: number[]; organizer?: number[] };
 
 /** Resolves (and creates inline) the venues and organizers first, so they take post IDs before their event, as on the legacy site. */
-async function resolveLinks(ctx: RestContext, a: Record<string, unknown>): Promise<Links> {
+async function resolveLinks(ctx: RestContext, a: EventWriteArgs): Promise<Links> {
   const links: Links = {};
   if (a.venue !== undefined) links.venue = await resolveLinked(ctx, 'venue', a.venue);
   if (a.organizer !== undefined) links.organizer = await resolveLinked(ctx, 'organizer', a.organizer);
   return links;
 }
 
-async function applyLinks(ctx: RestContext, id: number, a: Record<string, unknown>, links: Links): Promise<void> {
+async function applyLinks(ctx: RestContext, id: number, a: EventWriteArgs, links: Links): Promise<void> {
   const store = ctx.store.calendar;
   if (links.venue) await store.setLinks(id, 'venue', links.venue);
   if (links.organizer) await store.setLinks(id, 'organizer', links.organizer);
@@ -221,7 +223,7 @@ async function applyLinks(ctx: RestContext, id: number, a: Record<string, unknow
   if (a.tags !== undefined) await store.setTerms(id, 'tag', await resolveTermsForWrite(ctx, 'tag', a.tags));
 }
 
-export async function createEvent(ctx: RestContext, a: Record<string, unknown>) {
+export async function createEvent(ctx: RestContext, a: EventWriteArgs) {
   if (typeof a.title !== 'string' || a.title === '') throw invalidParam('title');
   return ctx.store.transaction(async (store) => {
     const tctx = { ...ctx, store };
@@ -242,7 +244,7 @@ export async function createEvent(ctx: RestContext, a: Record<string, unknown>) 
   });
 }
 
-export async function updateEvent(ctx: RestContext, e: EventRow, a: Record<string, unknown>) {
+export async function updateEvent(ctx: RestContext, e: EventRow, a: EventWriteArgs) {
   if (!canEdit(ctx, e)) throw forbidden(ctx);
   return ctx.store.transaction(async (store) => {
     const tctx = { ...ctx, store };

@@ -3,7 +3,7 @@ import { can } from '../../auth/roles.ts';
 import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
-import { asList } from './args.ts';
+import { asList, type LinkedListArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
 import { fmt, instantToWall } from './dates.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
@@ -26,26 +26,26 @@ export function linkedObject(site: Site, kind: LinkedKind, r: Row, single = fals
   return kind === 'venue' ? venueObject(site, r as VenueRow, single) : organizerObject(site, r as OrganizerRow, single);
 }
 
-export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown> & { page: number; per_page: number }) {
+export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: LinkedListArgs) {
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
   const truthy = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
-  if (a.event !== undefined && (await ctx.store.calendar.kindOf(a.event as number)) !== 'event') throw invalidParam('event');
+  if (a.event !== undefined && (await ctx.store.calendar.kindOf(a.event)) !== 'event') throw invalidParam('event');
   const { rows, total } = await ctx.store.calendar.linkedArchive(kind, {
-    search: a.search as string | undefined,
-    event: a.event as number | undefined,
+    search: a.search,
+    event: a.event,
     hasEvents: a.has_events === undefined ? undefined : truthy(a.has_events),
     onlyWithUpcoming: truthy(a.only_with_upcoming) ? fmt(instantToWall(ctx.clock.now(), site.zone)) : undefined,
-    statuses: statusesFor(ctx, a.status as string[] | undefined),
+    statuses: statusesFor(ctx, a.status),
     limit: perPage,
     offset: (a.page - 1) * perPage,
   });
   if (rows.length === 0 && a.page > 1) throw linkedErrors.pageNotFound(kind);
   const pages = Math.ceil(total / perPage);
   const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
-  if (a.event !== undefined) echo.push(['event', a.event as number]);
+  if (a.event !== undefined) echo.push(['event', a.event]);
   if (a.has_events !== undefined) echo.push(['has_events', String(a.has_events)]);
-  echo.push(['status', a.status ? (a.status as string[]).join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
+  echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
   const links = archiveLinks(site.ctx.urls.rest(`/${site.ns}/${PLURAL[kind]}/`), echo, a.page, a.page < pages);
   return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
 }

@@ -4,7 +4,7 @@ import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
-import { asList } from './args.ts';
+import { asList, type TermFields, type TermListArgs } from './args.ts';
 import { clampPerPage, invalidParam, siteOf, totals } from './common.ts';
 import { slugify } from './events.ts';
 import { termObject } from './shape.ts';
@@ -26,15 +26,15 @@ async function pathOf(store: Store, t: TermRow): Promise<string> {
   return parts.join('/');
 }
 
-export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: Record<string, unknown> & { page: number; per_page: number }) {
+export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: TermListArgs) {
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
-  const orderby = (ORDERBY as readonly string[]).includes(String(a.orderby)) ? (a.orderby as (typeof ORDERBY)[number]) : 'name';
-  const post = (a.event ?? a.post) as number | undefined;
+  const orderby = ORDERBY.find((o) => o === a.orderby) ?? 'name';
+  const post = a.event ?? a.post;
   const hideEmpty = a.hide_empty !== false;
   const { rows, total } = await ctx.store.calendar.termArchive({
-    taxonomy, search: a.search as string | undefined, include: a.include as number[] | undefined, exclude: a.exclude as number[] | undefined,
-    parent: a.parent as number | undefined, post, slug: a.slug as string | undefined, hideEmpty,
+    taxonomy, search: a.search, include: a.include, exclude: a.exclude,
+    parent: a.parent, post, slug: a.slug, hideEmpty,
     orderby, order: String(a.order).toLowerCase() === 'desc' ? 'desc' : 'asc', limit: perPage, offset: (a.page - 1) * perPage,
   });
   const pages = Math.ceil(total / perPage);
@@ -67,10 +67,10 @@ const termExists = (taxonomy: Taxonomy, id: number) => new RestError('term_exist
 // WordPress's own message (its entities included, as wp_update_term writes them).
 const duplicateSlug = (slug: string) => new RestError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
 
-export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: Record<string, unknown>) {
+export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFields) {
   const name = String(a.name).trim();
   const slug = a.slug ? slugify(String(a.slug)) : slugify(name);
-  const parent = taxonomy === 'category' ? ((a.parent as number | undefined) ?? 0) : 0;
+  const parent = taxonomy === 'category' ? (a.parent ?? 0) : 0;
   if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw invalidParam('parent');
   const existing = await ctx.store.calendar.termBySlugOrName(taxonomy, slug);
   if (existing) throw termExists(taxonomy, existing.id);
@@ -85,7 +85,7 @@ export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: Record
   return { status: 201, body: await termBody(ctx, t), headers: { Location: ctx.urls.rest(`/wp/v2/${taxonomy === 'category' ? 'tribe_events_cat' : 'tags'}/${id}`) } };
 }
 
-export async function updateTerm(ctx: RestContext, t: TermRow, a: Record<string, unknown>) {
+export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
   const patch: Partial<Pick<TermRow, 'name' | 'slug' | 'description' | 'parent'>> = {};
   if (a.name !== undefined) patch.name = String(a.name);
   if (a.slug !== undefined) {
@@ -99,8 +99,8 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: Record<string,
   }
   if (a.description !== undefined) patch.description = String(a.description);
   if (t.taxonomy === 'category' && a.parent !== undefined) {
-    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent as number))) throw invalidParam('parent');
-    patch.parent = a.parent as number;
+    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent))) throw invalidParam('parent');
+    patch.parent = a.parent;
   }
   const updated = await ctx.store.transaction(async (store) => {
     try {

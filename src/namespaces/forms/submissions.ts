@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { arg, item } from '../../contract/args.ts';
 import { invalidParams } from '../../contract/errors.ts';
 import { needs } from '../../contract/permission.ts';
-import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../site/html.ts';
@@ -24,8 +24,8 @@ const admin = needs('manage_options');
 const SETTINGS = 'forms_submissions_settings';
 const JSON_ARRAY = 'JSON encoded array';
 
-const post = (path: string, args: Record<string, z.ZodType>, handler: (ctx: RestContext, a: any) => Promise<unknown>, allowBatch = false) =>
-  route(NAMESPACE, P(path), endpoint({ methods: ['POST'], args, permission: admin, allowBatch, handler: async (ctx, a) => ({ body: await handler(ctx, a) }) }));
+const post = <S extends ArgShape>(path: string, args: S, handler: (ctx: RestContext, a: Args<S>) => Promise<unknown>, allowBatch = false) =>
+  route(NAMESPACE, P(path), endpoint<S>({ methods: ['POST'], args, permission: admin, allowBatch, handler: async (ctx, a) => ({ body: await handler(ctx, a) }) }));
 
 async function loadForm(ctx: RestContext, id: unknown): Promise<{ form: Form; fields: FormField[] }> {
   const n = Number(id);
@@ -100,7 +100,15 @@ function exportDate(name: string, v: unknown, zone: string, now: Date, end: bool
   return wallToInstant(end && /^\d{4}-\d{1,2}-\d{1,2}$/.test(text.trim()) ? endOfDay(wall) : wall, zone);
 }
 
-async function exportCsv(ctx: RestContext, a: { form_ids?: number[]; start_date?: string; end_date?: string; singleSubmission?: unknown; submissions?: number[] }) {
+const exportArgs = {
+  form_ids: arg.array(item.integer()),
+  start_date: arg.string({ description: 'a date string' }),
+  end_date: arg.string({ description: 'a date string' }),
+  singleSubmission: arg.untyped({ description: JSON_ARRAY }),
+  submissions: arg.array(item.integer(), { description: 'array of submission IDs' }),
+};
+
+async function exportCsv(ctx: RestContext, a: Args<typeof exportArgs>) {
   const zone = await siteZone(ctx);
   const forms = ctx.store.forms;
   if (a.form_ids?.length && a.start_date !== undefined && a.end_date !== undefined) {
@@ -141,7 +149,9 @@ function mergeTags(text: string, form: Form, fields: FormField[], s: Submission,
   });
 }
 
-async function emailAction(services: Pick<Services, 'config'>, ctx: RestContext, a: { submission: number; action_settings: Record<string, unknown> }) {
+const emailActionArgs = { submission: arg.integer({ required: true }), action_settings: arg.object(null, { required: true }) };
+
+async function emailAction(services: Pick<Services, 'config'>, ctx: RestContext, a: Args<typeof emailActionArgs>) {
   const { form, fields } = await loadForm(ctx, ctx.params.formID);
   const s = await ctx.store.forms.submission(a.submission);
   if (!s || s.formId !== form.id) throw malformed('Submission not found');
@@ -181,7 +191,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       methods: ['GET'],
       args: { form_ids: arg.array(item.integer(), { required: true, minItems: 1 }) },
       permission: admin,
-      handler: async (ctx, a: any) => ({ body: await getSubmissions(ctx, a) }),
+      handler: async (ctx, a) => ({ body: await getSubmissions(ctx, a) }),
     })),
     post('/submissions/delete', { submissions: arg.array(z.unknown(), { required: true }) }, async (ctx, a) => {
       await ctx.store.transaction(async (store) => {
@@ -222,13 +232,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       const { form, fields } = await loadForm(ctx, s.formId);
       return handler.run(form, fields, s, await siteZone(ctx));
     }),
-    post('/export', {
-      form_ids: arg.array(item.integer()),
-      start_date: arg.string({ description: 'a date string' }),
-      end_date: arg.string({ description: 'a date string' }),
-      singleSubmission: arg.untyped({ description: JSON_ARRAY }),
-      submissions: arg.array(item.integer(), { description: 'array of submission IDs' }),
-    }, exportCsv),
+    post('/export', exportArgs, exportCsv),
     post('/download-all', { form_ids: arg.array(item.integer()) }, async (ctx, a) => {
       if (!a.form_ids?.length) throw malformed();
       const { form, fields } = await loadForm(ctx, a.form_ids[0]);
@@ -255,6 +259,6 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       permission: admin,
       handler: async (ctx) => ({ body: JSON.stringify((await ctx.store.options.get(SETTINGS)) ?? false) }),
     })),
-    post('/email-action', { submission: arg.integer({ required: true }), action_settings: arg.object(null, { required: true }) }, (ctx, a) => emailAction(services, ctx, a)),
+    post('/email-action', emailActionArgs, (ctx, a) => emailAction(services, ctx, a)),
   ];
 }

@@ -61,7 +61,7 @@ async function verifyToken(ctx: RestContext, token: string): Promise<TokenPayloa
 const isAdmin = (ctx: RestContext) => can(ctx.user, 'manage_options');
 
 /** Who may read: administrators, or a token holder (for the route's form when it has one); rate limited first. */
-function viewerAccess(limiter: RequestLimiter): Permission<any> {
+function viewerAccess(limiter: RequestLimiter): Permission<{ id?: number }> {
   return {
     allows: () => true,
     async check(ctx, args) {
@@ -135,13 +135,13 @@ export function formsViewsRoutes(): RouteDecl[] {
       methods: ['GET'],
       args: id,
       permission: access,
-      handler: async (ctx, a: any) => ({ body: valueFields(await ctx.store.forms.fields(a.id)).map((f) => ({ id: f.id, label: f.label, type: f.type })) }),
+      handler: async (ctx, a) => ({ body: valueFields(await ctx.store.forms.fields(a.id)).map((f) => ({ id: f.id, label: f.label, type: f.type })) }),
     })),
     route(NAMESPACE, P('/forms/(?P<id>\\d+)/submissions'), endpoint({
       methods: ['GET'],
       args: { ...id, perPage: arg.integer({ minimum: 1, maximum: 100 }), page: arg.integer({ default: 1, minimum: 1 }) },
       permission: access,
-      handler: async (ctx, a: any) => {
+      handler: async (ctx, a) => {
         const fields = valueFields(await ctx.store.forms.fields(a.id));
         const subs = await ctx.store.forms.submissions({
           formId: a.id, status: 'active', ...(a.perPage ? { limit: a.perPage, offset: (a.page - 1) * a.perPage } : {}),

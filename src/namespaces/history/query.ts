@@ -5,7 +5,10 @@
  */
 import { can, type User } from '../../auth/roles.ts';
 import type { Clock } from '../../clock.ts';
+import { z } from 'zod';
+import { arg, item } from '../../contract/args.ts';
 import { toObject } from '../../contract/coerce.ts';
+import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
 import { fmt, wallToInstant } from '../calendar/dates.ts';
 import { invalidParam } from '../calendar/common.ts';
@@ -13,37 +16,57 @@ import { LOGGERS } from './loggers.ts';
 
 export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as const;
 
-/** The list arguments a filter is built from (has-updates passes the same). */
-export interface ListArgs {
-  search?: string;
-  include?: number[];
-  max_id_first_page?: number;
-  since_id?: number;
-  since_date?: string;
-  date_from?: string;
-  date_to?: string;
-  dates?: string[];
-  lastdays?: number;
-  months?: string[];
-  loglevels?: string[];
-  loggers?: string[];
-  messages?: string[];
-  users?: number[];
-  user?: number;
-  initiator?: unknown;
-  ip_address?: string;
-  context_filters?: unknown;
-  metadata_search?: string;
-  ungrouped?: boolean;
-  only_sticky?: boolean;
-  exclude_search?: string;
-  exclude_loglevels?: string[];
-  exclude_loggers?: string[];
-  exclude_messages?: string[];
-  exclude_users?: number[];
-  exclude_user?: number;
-  exclude_initiator?: unknown;
+const strings = (description: string) => arg.array(z.string(), { description });
+const ints = (description: string) => arg.array(item.integer(), { description });
+const initiatorArg = (description: string) => arg.untyped({ description, keywords: { type: ['string', 'array'], items: { type: 'string' } } });
+
+/** The list routes' arguments (has-updates requires `since_id`), which the filter is built from. */
+export function listArgs(sinceIdRequired: boolean) {
+  return {
+    context: arg.string({ description: 'Scope under which the request is made; determines fields present in response.', default: 'view' }),
+    page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
+    per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
+    search: arg.string({ description: 'Limit results to those matching a string.' }),
+    type: arg.enum(['overview', 'occasions'], { description: 'Type of result to return.', default: 'overview' }),
+    logRowID: arg.integer({ description: 'Limit result set to rows with id lower than this.' }),
+    occasionsID: arg.string({ description: 'Limit result set to rows with occasionsID equal to this.' }),
+    occasionsCount: arg.integer({ description: 'The number of occasions to get.' }),
+    occasionsCountMaxReturn: arg.integer({ description: 'The max number of occasions to return.' }),
+    include: arg.array(item.integer(), { description: 'Limit result set to specific IDs.', default: null }),
+    max_id_first_page: arg.integer({ description: 'Limit result set to rows with id equal or lower than this.' }),
+    since_id: arg.integer({ description: 'Limit result set to rows with id greater than this, i.e. more recent than since_id.', required: sinceIdRequired }),
+    since_date: arg.string({ description: 'Limit result set to events with date > since_date OR (date = since_date AND id > since_id). Use together with since_id for accurate new event detection.', format: 'date-time' }),
+    date_from: arg.string({ description: 'Limit result set to rows with date greater than or equal to this unix timestamp.' }),
+    date_to: arg.string({ description: 'Limit result set to rows with date less than or equal to this unix timestamp.' }),
+    dates: strings('Limit result set to rows with date within this range.'),
+    lastdays: arg.integer({ description: 'Limit result set to rows with date within this range.' }),
+    months: strings('Limit result set to rows with date within this range. Format: Y-m.'),
+    loglevels: strings('Limit result set to rows with log levels.'),
+    loggers: strings('Limit result set to rows with loggers.'),
+    messages: strings('Limit result set to rows with messages. Format: LoggerSlug:message.'),
+    users: ints('Limit result set to rows with user ids.'),
+    user: arg.integer({ description: 'Limit result set to rows with user id.' }),
+    offset: arg.integer({ description: 'Offset the result set by a specific number of items.' }),
+    include_sticky: arg.boolean({ description: 'Include sticky events in the result set.', default: false }),
+    only_sticky: arg.boolean({ description: 'Only return sticky events.', default: false }),
+    initiator: initiatorArg('Limit result set to events from specific initiator(s).'),
+    context_filters: arg.untyped({ description: 'Context filters as key-value pairs to filter events by context data.', keywords: { type: 'object', additionalProperties: { type: 'string' } } }),
+    ip_address: arg.string({ description: "Limit result set to events from this IP address. Anonymized IP addresses with a '.x' suffix are accepted." }),
+    metadata_search: arg.string({ description: 'Plain-text search in all event metadata.' }),
+    ungrouped: arg.boolean({ description: 'Return ungrouped events without occasions grouping.', default: false }),
+    surrounding_event_id: arg.integer({ description: 'Show events surrounding this event ID. Returns events chronologically before and after the specified event, regardless of other filters. Requires administrator privileges.' }),
+    surrounding_count: arg.integer({ description: 'Number of events to show before AND after the surrounding_event_id. Default 5, max 50.', default: 5, minimum: 1, maximum: 50 }),
+    exclude_search: arg.string({ description: 'Exclude events containing these words. Events matching this search will be hidden.' }),
+    exclude_loglevels: strings('Exclude events with these log levels.'),
+    exclude_loggers: strings('Exclude events from these loggers.'),
+    exclude_messages: strings('Exclude events with these messages. Format: LoggerSlug:message.'),
+    exclude_users: ints('Exclude events from these user IDs.'),
+    exclude_user: arg.integer({ description: 'Exclude events from this user ID.' }),
+    exclude_initiator: initiatorArg('Exclude events from specific initiator(s).'),
+  };
 }
+
+export type ListArgs = Args<ReturnType<typeof listArgs>>;
 
 /** Loggers the user may read; null when every logger is readable. */
 export function readableLoggers(user: User | null): string[] | null {

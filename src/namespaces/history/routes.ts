@@ -1,10 +1,9 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
-import { z } from 'zod';
 import { can } from '../../auth/roles.ts';
-import { arg, item } from '../../contract/args.ts';
+import { arg } from '../../contract/args.ts';
 import { RestError, coreErrors } from '../../contract/errors.ts';
 import { needs, type Permission } from '../../contract/permission.ts';
-import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
@@ -13,7 +12,7 @@ import { fmt } from '../calendar/dates.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from './log.ts';
 import { LOGGERS } from './loggers.ts';
-import { buildFilter, readableLoggers, type ListArgs } from './query.ts';
+import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
@@ -27,69 +26,9 @@ const statsReader = needs('manage_options', { code: 'rest_forbidden_context', me
 const admin: Permission = needs('manage_options');
 const loggedIn: Permission = needs('read');
 
-const strings = (description: string) => arg.array(z.string(), { description });
-const ints = (description: string) => arg.array(item.integer(), { description });
-const initiatorArg = (description: string) => arg.untyped({ description, keywords: { type: ['string', 'array'], items: { type: 'string' } } });
-
-function listArgs(sinceIdRequired: boolean) {
-  return {
-    context: arg.string({ description: 'Scope under which the request is made; determines fields present in response.', default: 'view' }),
-    page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-    per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-    search: arg.string({ description: 'Limit results to those matching a string.' }),
-    type: arg.enum(['overview', 'occasions'], { description: 'Type of result to return.', default: 'overview' }),
-    logRowID: arg.integer({ description: 'Limit result set to rows with id lower than this.' }),
-    occasionsID: arg.string({ description: 'Limit result set to rows with occasionsID equal to this.' }),
-    occasionsCount: arg.integer({ description: 'The number of occasions to get.' }),
-    occasionsCountMaxReturn: arg.integer({ description: 'The max number of occasions to return.' }),
-    include: arg.array(item.integer(), { description: 'Limit result set to specific IDs.', default: null }),
-    max_id_first_page: arg.integer({ description: 'Limit result set to rows with id equal or lower than this.' }),
-    since_id: arg.integer({ description: 'Limit result set to rows with id greater than this, i.e. more recent than since_id.', required: sinceIdRequired }),
-    since_date: arg.string({ description: 'Limit result set to events with date > since_date OR (date = since_date AND id > since_id). Use together with since_id for accurate new event detection.', format: 'date-time' }),
-    date_from: arg.string({ description: 'Limit result set to rows with date greater than or equal to this unix timestamp.' }),
-    date_to: arg.string({ description: 'Limit result set to rows with date less than or equal to this unix timestamp.' }),
-    dates: strings('Limit result set to rows with date within this range.'),
-    lastdays: arg.integer({ description: 'Limit result set to rows with date within this range.' }),
-    months: strings('Limit result set to rows with date within this range. Format: Y-m.'),
-    loglevels: strings('Limit result set to rows with log levels.'),
-    loggers: strings('Limit result set to rows with loggers.'),
-    messages: strings('Limit result set to rows with messages. Format: LoggerSlug:message.'),
-    users: ints('Limit result set to rows with user ids.'),
-    user: arg.integer({ description: 'Limit result set to rows with user id.' }),
-    offset: arg.integer({ description: 'Offset the result set by a specific number of items.' }),
-    include_sticky: arg.boolean({ description: 'Include sticky events in the result set.', default: false }),
-    only_sticky: arg.boolean({ description: 'Only return sticky events.', default: false }),
-    initiator: initiatorArg('Limit result set to events from specific initiator(s).'),
-    context_filters: arg.untyped({ description: 'Context filters as key-value pairs to filter events by context data.', keywords: { type: 'object', additionalProperties: { type: 'string' } } }),
-    ip_address: arg.string({ description: "Limit result set to events from this IP address. Anonymized IP addresses with a '.x' suffix are accepted." }),
-    metadata_search: arg.string({ description: 'Plain-text search in all event metadata.' }),
-    ungrouped: arg.boolean({ description: 'Return ungrouped events without occasions grouping.', default: false }),
-    surrounding_event_id: arg.integer({ description: 'Show events surrounding this event ID. Returns events chronologically before and after the specified event, regardless of other filters. Requires administrator privileges.' }),
-    surrounding_count: arg.integer({ description: 'Number of events to show before AND after the surrounding_event_id. Default 5, max 50.', default: 5, minimum: 1, maximum: 50 }),
-    exclude_search: arg.string({ description: 'Exclude events containing these words. Events matching this search will be hidden.' }),
-    exclude_loglevels: strings('Exclude events with these log levels.'),
-    exclude_loggers: strings('Exclude events from these loggers.'),
-    exclude_messages: strings('Exclude events with these messages. Format: LoggerSlug:message.'),
-    exclude_users: ints('Exclude events from these user IDs.'),
-    exclude_user: arg.integer({ description: 'Exclude events from this user ID.' }),
-    exclude_initiator: initiatorArg('Exclude events from specific initiator(s).'),
-  };
-}
-
-type List = ListArgs & {
-  page: number;
-  per_page: number;
-  type: 'overview' | 'occasions';
-  logRowID?: number;
-  occasionsID?: string;
-  occasionsCount?: number;
-  occasionsCountMaxReturn?: number;
-  offset?: number;
-  include_sticky: boolean;
-  surrounding_event_id?: number;
-  surrounding_count: number;
-  skip_count_query?: boolean;
-};
+/** The list routes' arguments: the filter's, and the list's own (paging, grouping, `skip_count_query`). */
+const eventListArgs = (sinceIdRequired: boolean) => ({ ...listArgs(sinceIdRequired), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) });
+type List = Args<ReturnType<typeof eventListArgs>>;
 
 async function siteOf(ctx: RestContext): Promise<ShapeSite> {
   return { urls: ctx.urls, zone: (await ctx.store.options.site()).timezone };
@@ -209,7 +148,14 @@ async function singleEvent(ctx: RestContext, id: number): Promise<RestResult> {
 
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-async function createEntry(ctx: RestContext, a: { message: string; note?: string; level: string; date?: string }): Promise<RestResult> {
+const entryArgs = {
+  message: arg.string({ description: 'Short message to log', required: true }),
+  note: arg.string({ description: 'Additional note or details about the event' }),
+  level: arg.enum(['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'], { description: 'Log level', default: 'info' }),
+  date: arg.string({ description: 'Date and time for the event in MySQL datetime format (Y-m-d H:i:s). If not provided, current time will be used.', format: 'date-time' }),
+};
+
+async function createEntry(ctx: RestContext, a: Args<typeof entryArgs>): Promise<RestResult> {
   if (a.date !== undefined && !DATE.test(a.date)) {
     throw new RestError('rest_invalid_date', 'Invalid date format. Please use Y-m-d H:i:s format (e.g., 2024-01-15 14:30:00).', 400);
   }
@@ -314,30 +260,25 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(
       NAMESPACE,
       P('/events'),
-      endpoint({ methods: ['GET'], args: { ...listArgs(false), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) }, permission: viewer, handler: (ctx, a: any) => listEvents(ctx, a) }),
+      endpoint({ methods: ['GET'], args: eventListArgs(false), permission: viewer, handler: (ctx, a) => listEvents(ctx, a) }),
       endpoint({
         methods: ['POST'],
-        args: {
-          message: arg.string({ description: 'Short message to log', required: true }),
-          note: arg.string({ description: 'Additional note or details about the event' }),
-          level: arg.enum(['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'], { description: 'Log level', default: 'info' }),
-          date: arg.string({ description: 'Date and time for the event in MySQL datetime format (Y-m-d H:i:s). If not provided, current time will be used.', format: 'date-time' }),
-        },
+        args: entryArgs,
         permission: admin,
-        handler: (ctx, a: any) => createEntry(ctx, a),
+        handler: (ctx, a) => createEntry(ctx, a),
       }),
     ),
-    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: { ...listArgs(true), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) }, permission: viewer, handler: (ctx, a: any) => hasUpdates(ctx, a) })),
-    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, permission: viewer, handler: (ctx, a: any) => singleEvent(ctx, a.id) })),
-    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, permission: updater, handler: (ctx, a: any) => setSticky(ctx, a.id, true) })),
-    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, permission: updater, handler: (ctx, a: any) => setSticky(ctx, a.id, false) })),
-    route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, permission: loggedIn, handler: (ctx, a: any) => react(ctx, a.id, a.type, true) })),
-    route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, permission: loggedIn, handler: (ctx, a: any) => react(ctx, a.id, a.type, false) })),
+    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: eventListArgs(true), permission: viewer, handler: (ctx, a) => hasUpdates(ctx, a) })),
+    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, path: ['id'], permission: viewer, handler: (ctx, a) => singleEvent(ctx, a.id) })),
+    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: updater, handler: (ctx, a) => setSticky(ctx, a.id, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: updater, handler: (ctx, a) => setSticky(ctx, a.id, false) })),
+    route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: backfillStatus })),
     route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
     route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
-      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, permission: statsReader, handler: (ctx, a: any) => statsBody(ctx, name, a) })),
+      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
     ),
   ];
 }

@@ -4,7 +4,7 @@
  */
 import { arg } from '../../contract/args.ts';
 import type { RestContext } from '../../http/context.ts';
-import type { RestResult } from '../../contract/route.ts';
+import type { Args, RestResult } from '../../contract/route.ts';
 import { fmt, wallToInstant, instantToWall } from '../calendar/dates.ts';
 import { phpDate } from '../redirection/json.ts';
 
@@ -22,12 +22,7 @@ export const statsArgs = {
   include_details: arg.boolean({ description: 'Whether to include detailed stats.', default: false }),
 };
 
-interface StatsArgs {
-  date_from?: number;
-  date_to?: number;
-  limit: number;
-  include_details: boolean;
-}
+type StatsArgs = Args<typeof statsArgs>;
 
 /** What each summary figure counts. */
 const KINDS = {

@@ -23,7 +23,7 @@ export function shadowRoutes(): RouteDecl[] {
         args: { limit: arg.integer({ default: 20, minimum: 1, maximum: 100, description: 'How many of the most frequent differences to list.' }) },
         permission: admin,
         async handler(ctx, a) {
-          return { body: await ctx.store.shadow.report(a.limit as number) };
+          return { body: await ctx.store.shadow.report(a.limit) };
         },
       }),
     ),
@@ -39,7 +39,7 @@ export function shadowRoutes(): RouteDecl[] {
         },
         permission: admin,
         async handler(ctx, a) {
-          return { body: await ctx.store.shadow.mismatches(a.namespace as string, a.route as string, a.limit as number) };
+          return { body: await ctx.store.shadow.mismatches(a.namespace, a.route, a.limit) };
         },
       }),
     ),

@@ -25,7 +25,7 @@ async function inFormat(format: unknown, work: () => Promise<Record<string, unkn
     return { body: oembedXml(await work()), raw: { contentType: XML_TYPE } };
   } catch (e) {
     if (!(e instanceof RestError)) throw e;
-    return { status: e.status, body: oembedXml(e.toBody() as unknown as Record<string, unknown>), raw: { contentType: XML_TYPE } };
+    return { status: e.status, body: oembedXml({ ...e.toBody() }), raw: { contentType: XML_TYPE } };
   }
 }
 
@@ -75,9 +75,9 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
             const url = parseUrl(a.url);
             // URLs of this site are answered from its own records, without a request to itself.
             if (!url || url.origin === new URL(ctx.urls.base).origin) return localDocument(lookup, ctx, url, a.maxwidth);
-            const maxwidth = Math.abs(a.maxwidth as number);
-            const maxheight = a.maxheight === undefined ? undefined : Math.abs(a.maxheight as number);
-            const data = await proxy.get({ url: url.href, maxwidth, maxheight, discover: a.discover as boolean });
+            const maxwidth = Math.abs(a.maxwidth);
+            const maxheight = a.maxheight === undefined ? undefined : Math.abs(a.maxheight);
+            const data = await proxy.get({ url: url.href, maxwidth, maxheight, discover: a.discover });
             if (!data) throw notFound();
             return data;
           }),

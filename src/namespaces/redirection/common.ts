@@ -20,20 +20,17 @@ export async function jsonContext(ctx: RestContext): Promise<JsonContext> {
  * The request's parameters including those the legacy route reads without declaring them (the
  * redirect body, the flat settings, `groupBy`); declared arguments come validated.
  */
-export function legacyParams(ctx: RestContext, args: object): Record<string, unknown> {
-  return { ...ctx.params, ...(args as Record<string, unknown>) };
+export function legacyParams<A extends object>(ctx: RestContext, args: A): Record<string, unknown> & A {
+  return { ...ctx.params, ...args };
 }
 
-/** The last path segment of the matched route (`/redirect/7` → `7`): URL parameters the index does not list. */
-export const lastSegment = (ctx: RestContext) => decodeURIComponent(ctx.route.slice(ctx.route.lastIndexOf('/') + 1));
-
 /** A documented write endpoint: batch/v1 may run it (issue 4: batch for every translated namespace's writes). */
-export function writeEndpoint<S extends ArgShape>(e: Endpoint<S>): Endpoint {
+export function writeEndpoint<S extends ArgShape, const Path extends string = never>(e: Endpoint<S, Path>): Endpoint<S, Path> {
   return endpoint({ ...e, allowBatch: true });
 }
 
 /** A write that changes the site's rules: the edge drops its loaded index, so the next front-end request sees the change. */
-export function ruleWrite<S extends ArgShape>(services: Services, e: Endpoint<S>): Endpoint {
+export function ruleWrite<S extends ArgShape, const Path extends string = never>(services: Services, e: Endpoint<S, Path>): Endpoint<S, Path> {
   return writeEndpoint({
     ...e,
     handler: async (ctx, a) => {

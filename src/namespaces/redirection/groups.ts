@@ -1,11 +1,11 @@
 /** Group routes: the list (with the default group marked), create (answers the list), update, bulk, dropdown. */
 import { arg } from '../../contract/args.ts';
-import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
-import { NS, P, admin, lastSegment, ruleWrite } from './common.ts';
+import { NS, P, admin, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';
-import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, pageOf, type ListParams } from './params.ts';
+import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, pageOf, type BulkParams, type ListParams } from './params.ts';
 import { MODULES } from './records.ts';
 import type { GroupFilter, GroupRow, Selection } from '../../store/redirection/rows.ts';
 import { redirectError } from './sanitize.ts';
@@ -42,9 +42,9 @@ export function groupsDropdown(groups: GroupRow[]) {
   return out;
 }
 
-type GroupParams = ListParams & { moduleId: number; name: string };
+type GroupFields = Args<typeof groupFields>;
 
-async function create(ctx: RestContext, p: GroupParams): Promise<RestResult> {
+async function create(ctx: RestContext, p: ListParams & GroupFields): Promise<RestResult> {
   const name = cleanName(p.name);
   if (name === '' || !MODULES[p.moduleId]) throw redirectError('Invalid group or parameters', 'redirect_group_invalid', 75);
   await ctx.store.transaction(async (store) => {
@@ -54,8 +54,8 @@ async function create(ctx: RestContext, p: GroupParams): Promise<RestResult> {
   return groupList(ctx, p);
 }
 
-async function update(ctx: RestContext, p: { moduleId: number; name: string }): Promise<RestResult> {
-  const id = Number(lastSegment(ctx));
+async function update(ctx: RestContext, p: GroupFields & { id: string }): Promise<RestResult> {
+  const id = Number(p.id);
   const group = await ctx.store.transaction(async (store) => {
     const prev = await store.redirection.groups.byId(id);
     if (!prev) throw redirectError('Invalid group details', 'redirect_group_invalid', 98);
@@ -67,8 +67,8 @@ async function update(ctx: RestContext, p: { moduleId: number; name: string }): 
   return { body: { item: groupJson(group!) } };
 }
 
-async function bulk(ctx: RestContext, p: ListParams & { items?: (string | number)[]; global?: boolean }): Promise<RestResult> {
-  const action = lastSegment(ctx);
+async function bulk(ctx: RestContext, p: BulkParams & { bulk: string }): Promise<RestResult> {
+  const action = p.bulk;
   let sel: Selection<GroupFilter> | null = null;
   // Unknown IDs are skipped, as by the plugin.
   if (p.items && p.items.length) sel = { ids: p.items.map(itemId).filter((n) => n !== null) };
@@ -89,8 +89,8 @@ export function groupRoutes(services: Services): RouteDecl[] {
     route(
       NS,
       `${P}/group`,
-      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => groupList(ctx, a as never) }),
-      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
+      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => groupList(ctx, a) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a) }),
     ),
     route(
       NS,
@@ -102,15 +102,16 @@ export function groupRoutes(services: Services): RouteDecl[] {
         handler: async (ctx) => ({ body: groupsDropdown(await ctx.store.redirection.groups.all()) }),
       }),
     ),
-    route(NS, `${P}/group/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: groupFields, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
+    route(NS, `${P}/group/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: groupFields, path: ['id'], permission: admin, handler: (ctx, a) => update(ctx, a) })),
     route(
       NS,
       `${P}/bulk/group/(?P<bulk>delete|enable|disable)`,
       ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
+        path: ['bulk'],
         permission: admin,
-        handler: (ctx, a) => bulk(ctx, a as never),
+        handler: (ctx, a) => bulk(ctx, a),
       }),
     ),
   ];

@@ -33,7 +33,7 @@ async function logList(kind: LogKind, ctx: RestContext, p: ListParams): Promise<
 }
 
 /** Numeric items delete by ID; other items, with `groupBy`, delete every row with that ip, agent or exact url. */
-async function bulkDelete(kind: LogKind, ctx: RestContext, p: ListParams & { items?: (string | number)[]; global?: boolean }): Promise<RestResult> {
+async function bulkDelete(kind: LogKind, ctx: RestContext, p: ListParams & { items?: (string | number)[] }): Promise<RestResult> {
   const params = legacyParams(ctx, p);
   const by = groupByOf(kind, params);
   await ctx.store.transaction(async (store) => {
@@ -56,7 +56,7 @@ export function logRoutes(): RouteDecl[] {
   for (const kind of ['log', '404'] as const) {
     const args = listArgs(LOG_ORDERBY, kind === 'log' ? LOG_FILTERS : NOT_FOUND_FILTERS);
     routes.push(
-      route(NS, `${P}/${kind}`, endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => logList(kind, ctx, a as never) })),
+      route(NS, `${P}/${kind}`, endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => logList(kind, ctx, a) })),
       route(
         NS,
         `${P}/bulk/${kind}/(?P<bulk>delete)`,
@@ -64,7 +64,7 @@ export function logRoutes(): RouteDecl[] {
           methods: ['POST', 'PUT', 'PATCH'],
           args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
           permission: admin,
-          handler: (ctx, a) => bulkDelete(kind, ctx, a as never),
+          handler: (ctx, a) => bulkDelete(kind, ctx, a),
         }),
       ),
     );

@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import type { Args } from '../../contract/route.ts';
 import { ERROR_CODES, REDIRECT_CODES } from './records.ts';
 import {
   ACTION_TYPES,
   MATCH_TYPES,
   type ActionType,
-  type Direction,
   type GroupFilter,
   type LogFilter,
   type LogKind,
@@ -61,13 +61,9 @@ export const LOG_ORDERBY = ['url', 'ip', 'total', 'count', ''] as const;
 export const LOG_FILTERS = ['ip', 'url-exact', 'referrer', 'agent', 'url', 'target', 'domain', 'method', 'http', 'redirect_by'] as const;
 export const NOT_FOUND_FILTERS = LOG_FILTERS.filter((k) => k !== 'target' && k !== 'redirect_by');
 
-export interface ListParams {
-  filterBy?: unknown;
-  orderby?: string;
-  direction: Direction;
-  per_page: number;
-  page: number;
-}
+export type ListParams = Args<ReturnType<typeof listArgs<readonly [string, ...string[]]>>>;
+/** A bulk route's own arguments, besides the list's: the chosen items or, on some routes, every record the filter selects. */
+export type BulkParams = ListParams & { items?: (string | number)[]; global?: boolean };
 
 export const pageOf = (p: ListParams): Page => ({ page: p.page, perPage: p.per_page });
 
@@ -93,7 +89,7 @@ export function redirectFilter(filterBy: unknown, now: Date): RedirectFilter {
       case 'action': if ((ACTION_TYPES as readonly string[]).includes(v)) f.actionType = v as ActionType; break;
       case 'http': {
         const code = int(v);
-        if ([...REDIRECT_CODES, ...ERROR_CODES].includes(code as never)) f.actionCode = code;
+        if ([...REDIRECT_CODES, ...ERROR_CODES].some((c) => c === code)) f.actionCode = code;
         break;
       }
       case 'access': {

@@ -4,9 +4,9 @@ import { endpoint, route, type RestResult, type RouteDecl } from '../../contract
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
-import { NS, P, admin, jsonContext, lastSegment, legacyParams, ruleWrite } from './common.ts';
+import { NS, P, admin, jsonContext, legacyParams, ruleWrite } from './common.ts';
 import { redirectJson } from './json.ts';
-import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf, redirectFilter, type ListParams } from './params.ts';
+import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf, redirectFilter, type BulkParams, type ListParams } from './params.ts';
 import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from '../../store/redirection/rows.ts';
 import { countOf, redirectError, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
 import { bulkItems, logRedirection } from '../history/log.ts';
@@ -32,7 +32,7 @@ function sanitizeContext(ctx: RestContext, store: Store, settings: SanitizeConte
   };
 }
 
-async function create(ctx: RestContext, p: ListParams & Record<string, unknown>): Promise<RestResult> {
+async function create(ctx: RestContext, p: ListParams): Promise<RestResult> {
   const body = legacyParams(ctx, p);
   const urls = sourceUrls(body);
   // No `url`: nothing to create; the list is still the answer.
@@ -53,8 +53,8 @@ async function create(ctx: RestContext, p: ListParams & Record<string, unknown>)
   return redirectList(ctx, p);
 }
 
-async function update(ctx: RestContext, a: Record<string, unknown>): Promise<RestResult> {
-  const id = Number(lastSegment(ctx));
+async function update(ctx: RestContext, a: { id: string }): Promise<RestResult> {
+  const id = Number(a.id);
   const body = legacyParams(ctx, a);
   const item = await ctx.store.transaction(async (store) => {
     const existing = await store.redirection.redirects.byId(id);
@@ -71,11 +71,9 @@ async function update(ctx: RestContext, a: Record<string, unknown>): Promise<Res
   return { body: { item: redirectJson(item, await jsonContext(ctx)) } };
 }
 
-type BulkParams = ListParams & { items?: (string | number)[]; global?: boolean };
-
 /** Bulk actions, each in one transaction; `items` wins over `global`, neither does nothing. */
-async function bulk(ctx: RestContext, p: BulkParams): Promise<RestResult> {
-  const action = lastSegment(ctx);
+async function bulk(ctx: RestContext, p: BulkParams & { bulk: string }): Promise<RestResult> {
+  const action = p.bulk;
   let sel: Selection<RedirectFilter> | null = null;
   if (p.items && p.items.length) {
     const ids = p.items.map(itemId);
@@ -106,10 +104,10 @@ export function redirectRoutes(services: Services): RouteDecl[] {
     route(
       NS,
       `${P}/redirect`,
-      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => redirectList(ctx, a as never) }),
-      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a as never) }),
+      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => redirectList(ctx, a) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a) }),
     ),
-    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, permission: admin, handler: (ctx, a) => update(ctx, a as never) })),
+    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, path: ['id'], permission: admin, handler: (ctx, a) => update(ctx, a) })),
     route(
       NS,
       `${P}/redirect/post`,
@@ -127,8 +125,9 @@ export function redirectRoutes(services: Services): RouteDecl[] {
       ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, global: arg.boolean({ description: 'Apply bulk action globally, as per filters' }), items: itemsArg('Array of IDs to perform action on') },
+        path: ['bulk'],
         permission: admin,
-        handler: (ctx, a) => bulk(ctx, a as never),
+        handler: (ctx, a) => bulk(ctx, a),
       }),
     ),
   ];

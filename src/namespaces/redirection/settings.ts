@@ -50,7 +50,8 @@ async function sanitize(store: Store, now: Date, sent: Record<string, unknown>):
   if (has('update_notice')) out.update_notice = text(sent.update_notice);
   if (has('headers') && Array.isArray(sent.headers)) out.headers = sent.headers.filter((h) => h && typeof h === 'object') as RedirectionSettings['headers'];
   if (has('cache_key')) out.cache_key = sent.cache_key === true ? Math.floor(now.getTime() / 1000) : 0;
-  if (has('flag_query') && (FLAG_QUERY as readonly unknown[]).includes(sent.flag_query)) out.flag_query = sent.flag_query as RedirectionSettings['flag_query'];
+  const flagQuery = FLAG_QUERY.find((f) => f === sent.flag_query);
+  if (has('flag_query') && flagQuery !== undefined) out.flag_query = flagQuery;
   // Flags go through the source-flag parser: only real booleans count.
   for (const k of ['flag_case', 'flag_trailing', 'flag_regex'] as const) if (typeof sent[k] === 'boolean') out[k] = sent[k];
   if (has('relocate')) {

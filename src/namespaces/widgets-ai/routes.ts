@@ -126,7 +126,7 @@ export function widgetsAiRoutes(services: Pick<Services, 'config'>, open: Stream
       methods: ['POST'],
       args: { prompt: arg.string({ required: true, minLength: 4 }) },
       permission: needs('edit_posts'),
-      handler: (ctx, a: any) => chat(services, open, ctx, a.prompt),
+      handler: (ctx, a) => chat(services, open, ctx, a.prompt),
     })),
   ];
 }

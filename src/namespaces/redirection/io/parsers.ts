@@ -98,7 +98,8 @@ export function parseJson(text: string): JsonImport | null {
     redirects: redirects.map((r) => {
       const matchType = r.match_type ?? 'url';
       // 4.x exports wrote a url match's target as a bare string.
-      const data = matchType === 'url' && typeof (r.action_data as unknown) === 'string' ? { url: r.action_data as unknown as string } : (r.action_data ?? null);
+      const sent: unknown = r.action_data;
+      const data = matchType === 'url' && typeof sent === 'string' ? { url: sent } : (r.action_data ?? null);
       return {
         url: r.url,
         action_type: r.action_type,

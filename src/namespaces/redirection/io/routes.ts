@@ -6,19 +6,19 @@
 import { setImmediate } from 'node:timers/promises';
 import { arg, item } from '../../../contract/args.ts';
 import { RestError } from '../../../contract/errors.ts';
-import { endpoint, route, type RestResult, type RouteDecl } from '../../../contract/route.ts';
+import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
 import { edgeFor } from '../../../edge/handler.ts';
 import type { RestContext } from '../../../http/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
-import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from '../common.ts';
+import { NS, P, admin, jsonContext, writeEndpoint } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
 import type { GroupRow, LogRow, NewRedirect, NotFoundRow, RedirectRow } from '../../../store/redirection/rows.ts';
 import { countOf, redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
 import { logRedirection } from '../../history/log.ts';
-import { writeBundle, writeRecords, writeTable, writers, type ExportFormat, type ExportInput } from './writers.ts';
+import { isExportFormat, writeBundle, writeRecords, writeTable, writers, type ExportInput } from './writers.ts';
 
 /** How many records a preview shows. */
 export const PREVIEW_SIZE = 10;
@@ -38,9 +38,11 @@ async function redirectSource(ctx: RestContext, module: number | 'all'): Promise
 
 const head = (input: ExportInput, preview: boolean): ExportInput => (preview ? { ...input, redirects: input.redirects.slice(0, PREVIEW_SIZE) } : input);
 
-async function moduleExport(ctx: RestContext, a: { module: string; format: ExportFormat }): Promise<RestResult> {
-  const input = await redirectSource(ctx, a.module === 'all' ? 'all' : Number(a.module));
-  return exported(writers[a.format](input), input.redirects.length);
+async function moduleExport(ctx: RestContext, sent: ExportParams): Promise<RestResult> {
+  // The path allows only known formats; a query `format` that names none fails as a missing writer did.
+  if (!isExportFormat(sent.format)) throw new TypeError(`no export writer for ${String(sent.format)}`);
+  const input = await redirectSource(ctx, sent.module === 'all' ? 'all' : Number(sent.module));
+  return exported(writers[sent.format](input), input.redirects.length);
 }
 
 async function redirectExport(ctx: RestContext, preview: boolean): Promise<RestResult> {
@@ -57,6 +59,8 @@ async function bundleExport(ctx: RestContext, preview: boolean): Promise<RestRes
 // ---- group and log exports ----
 
 type TableFormat = 'csv' | 'json';
+/** A group or log export is CSV when asked for, else JSON. */
+const tableFormat = (format: unknown): TableFormat => (format === 'csv' ? 'csv' : 'json');
 type Column<R> = [string, (r: R) => string | number | null];
 
 const groupColumns: Column<GroupRow>[] = [
@@ -117,14 +121,8 @@ const importArgs = {
   format: arg.enum(['csv', 'json', 'apache'], { description: 'The file format, instead of the one its extension says' }),
 };
 
-interface ImportArgs {
-  group_id: string;
-  dry_run: boolean;
-  duplicate_mode: 'allow' | 'skip' | 'overwrite';
-  deduplicate: boolean;
-  import_sections?: Section[];
-  format?: ImportFormat;
-}
+/** The import's arguments, and the group of the path that files without their own groups go into. */
+type ImportArgs = Args<typeof importArgs, 'group_id'>;
 
 const invalidFile = () => redirectError('Invalid file upload', 'redirect_import_invalid_file', 162);
 const invalidGroup = () => redirectError('Invalid group', 'redirect_import_invalid_group', 168);
@@ -284,25 +282,31 @@ async function importFile(services: Services, ctx: RestContext, a: ImportArgs): 
 
 // ---- routes ----
 
-/** The legacy export routes declare no args: the module and format come from the path, via the merged parameters. */
-const get = (handler: (ctx: RestContext, a: Record<string, string>) => Promise<RestResult>) =>
-  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => handler(ctx, ctx.params as Record<string, string>) });
+/**
+ * What an export reads without the legacy route declaring it: `module` and `format` as merged from
+ * the request (a query value before the path's, as the plugin's `$request['format']`).
+ */
+type ExportParams = { module?: unknown; format?: unknown };
+
+const get = (handler: (ctx: RestContext, sent: ExportParams) => Promise<RestResult>) =>
+  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => handler(ctx, ctx.params) });
 
 export function ioRoutes(services: Services): RouteDecl[] {
   return [
     route(NS, `${P}/import/file/(?P<group_id>\\d+)`, writeEndpoint({
       methods: ['POST', 'PUT', 'PATCH'],
       args: importArgs,
+      path: ['group_id'],
       permission: admin,
-      handler: (ctx, a) => importFile(services, ctx, legacyParams(ctx, a) as unknown as ImportArgs),
+      handler: (ctx, a) => importFile(services, ctx, a),
     })),
-    route(NS, `${P}/export/(?P<module>1|2|3|all)/(?P<format>csv|apache|nginx|json|redirects-file)`, get((ctx, a) => moduleExport(ctx, a as never))),
+    route(NS, `${P}/export/(?P<module>1|2|3|all)/(?P<format>csv|apache|nginx|json|redirects-file)`, get(moduleExport)),
     route(NS, `${P}/export/redirect`, get((ctx) => redirectExport(ctx, false))),
     route(NS, `${P}/export/redirect/preview`, get((ctx) => redirectExport(ctx, true))),
-    route(NS, `${P}/export/group/(?P<format>csv|json)`, get((ctx, a) => groupExport(ctx, a.format as TableFormat))),
-    route(NS, `${P}/export/log/(?P<format>csv|json)`, get((ctx, a) => logExport(ctx, 'log', a.format as TableFormat))),
+    route(NS, `${P}/export/group/(?P<format>csv|json)`, get((ctx, sent) => groupExport(ctx, tableFormat(sent.format)))),
+    route(NS, `${P}/export/log/(?P<format>csv|json)`, get((ctx, sent) => logExport(ctx, 'log', tableFormat(sent.format)))),
     route(NS, `${P}/export/log/preview`, get((ctx) => logExport(ctx, 'log', 'csv', true))),
-    route(NS, `${P}/export/404/(?P<format>csv|json)`, get((ctx, a) => logExport(ctx, '404', a.format as TableFormat))),
+    route(NS, `${P}/export/404/(?P<format>csv|json)`, get((ctx, sent) => logExport(ctx, '404', tableFormat(sent.format)))),
     route(NS, `${P}/export/404/preview`, get((ctx) => logExport(ctx, '404', 'csv', true))),
     route(NS, `${P}/export/bundle`, get((ctx) => bundleExport(ctx, false))),
     route(NS, `${P}/export/bundle/preview`, get((ctx) => bundleExport(ctx, true))),

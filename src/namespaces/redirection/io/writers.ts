@@ -11,6 +11,7 @@ export const PLUGIN_VERSION = '5.8.1';
 
 export const exportFormats = ['csv', 'apache', 'nginx', 'json', 'redirects-file'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
+export const isExportFormat = (f: unknown): f is ExportFormat => exportFormats.some((x) => x === f);
 
 export interface ExportInput {
   groups: GroupJson[];
