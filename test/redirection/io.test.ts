@@ -69,6 +69,14 @@ describe('exports of the seeded site (254-263)', () => {
     expect([res.statusCode, res.json()]).toEqual([capture(263).response.status, capture(263).response.body_json]);
   });
 
+  it('a query format that names no writer is a 400 naming the formats, and a known one overrides the path', async () => {
+    const res = await get('/export/1/json?format=xml');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { format: 'format is not one of csv, apache, nginx, json, and redirects-file.' } } });
+    expect((await get('/export/1/json?format=constructor')).statusCode).toBe(400);
+    expect((await get('/export/1/json?format=csv')).json().data).toBe((await get('/export/1/csv')).json().data);
+  });
+
   it('every io route needs an administrator: 401 anonymous, 403 for an editor (as 219)', async () => {
     const editor = await app.auth('editor');
     const refused = capture(219).response.body_json;

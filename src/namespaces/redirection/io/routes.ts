@@ -5,7 +5,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import { arg, item } from '../../../contract/args.ts';
-import { RestError } from '../../../contract/errors.ts';
+import { RestError, invalidParams, wpList } from '../../../contract/errors.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
 import { edgeFor } from '../../../edge/handler.ts';
 import type { RestContext } from '../../../http/context.ts';
@@ -18,7 +18,7 @@ import { countOf, redirectError, sanitizeRedirect, type SanitizedRedirect } from
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
 import { logRedirection } from '../../history/log.ts';
-import { isExportFormat, writeBundle, writeRecords, writeTable, writers, type ExportInput } from './writers.ts';
+import { exportFormats, isExportFormat, writeBundle, writeRecords, writeTable, writers, type ExportInput } from './writers.ts';
 
 /** How many records a preview shows. */
 export const PREVIEW_SIZE = 10;
@@ -39,8 +39,11 @@ async function redirectSource(ctx: RestContext, module: number | 'all'): Promise
 const head = (input: ExportInput, preview: boolean): ExportInput => (preview ? { ...input, redirects: input.redirects.slice(0, PREVIEW_SIZE) } : input);
 
 async function moduleExport(ctx: RestContext, sent: ExportParams): Promise<RestResult> {
-  // The path allows only known formats; a query `format` that names none fails as a missing writer did.
-  if (!isExportFormat(sent.format)) throw new TypeError(`no export writer for ${String(sent.format)}`);
+  // The path allows only known formats, but a query `format` comes before the path's: one that names
+  // no writer is the client's mistake (the legacy site fails with a PHP error; DEVIATIONS.md).
+  if (!isExportFormat(sent.format)) {
+    throw invalidParams(new Map([['format', [{ code: 'rest_not_in_enum', message: `format is not one of ${wpList(exportFormats)}.`, data: null }]]]));
+  }
   const input = await redirectSource(ctx, sent.module === 'all' ? 'all' : Number(sent.module));
   return exported(writers[sent.format](input), input.redirects.length);
 }
