@@ -120,6 +120,19 @@ describe('terms', () => {
   });
 });
 
+describe('slugs', () => {
+  it('makes one slug from one name for every kind of record, with the accents folded as the legacy site does', async () => {
+    const made = [
+      await call('POST', '/venues', { venue: 'Café Oto' }, admin),
+      await call('POST', '/organizers', { organizer: 'Café Oto' }, admin),
+      await call('POST', '/events', { title: 'Café Oto', start_date: '2027-08-01 20:00', end_date: '2027-08-01 22:00' }, admin),
+      await call('POST', '/categories', { name: 'Café Oto' }, admin),
+    ];
+    expect(made.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(made.map((r) => r.json().slug)).toEqual(['cafe-oto', 'cafe-oto', 'cafe-oto', 'cafe-oto']);
+  });
+});
+
 describe('geolocation and demo data', () => {
   it('seeds demo events and filters them by distance from a point', async () => {
     await seedCalendarDemo(app.store, pinnedClock('2026-11-21T12:06:30Z'));

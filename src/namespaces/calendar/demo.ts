@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { slugify } from '../../contract/slug.ts';
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, wallToInstant } from './dates.ts';
-import { costFields, slugify } from './events.ts';
+import { costFields } from './events.ts';
 
 const FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/demo/calendar.json');
 

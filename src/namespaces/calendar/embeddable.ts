@@ -3,6 +3,7 @@
  * shows (`{home}/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/`, or their `embed/`), read
  * through the calendar repository. Only published records without a password are found.
  */
+import { slugify } from '../../contract/slug.ts';
 import type { Embeddable, EmbeddableLookup, LookupContext } from '../oembed/embeddable.ts';
 import { sanitizeDescriptionHtml } from '../oembed/sanitize.ts';
 import type { EventRow, OrganizerRow, VenueRow } from '../../store/calendar.ts';
@@ -31,12 +32,10 @@ function recordPath(url: URL, urls: LookupContext['urls']): { kind: Embeddable['
   return null;
 }
 
-/** WordPress's user_nicename for a login: what the author archive's address uses. */
-const nicename = (login: string) => login.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
-
 async function author(ctx: LookupContext, id: number): Promise<Pick<Embeddable, 'authorName' | 'authorUrl'>> {
   const user = id > 0 ? await ctx.store.users.byId(id) : null;
-  return user ? { authorName: user.displayName || user.login, authorUrl: `${ctx.urls.home}/author/${nicename(user.login)}/` } : { authorName: null, authorUrl: null };
+  // The author archive's address: the user_nicename, which WordPress makes from the login as a slug.
+  return user ? { authorName: user.displayName || user.login, authorUrl: `${ctx.urls.home}/author/${slugify(user.login)}/` } : { authorName: null, authorUrl: null };
 }
 
 async function eventFacts(ctx: LookupContext, e: EventRow): Promise<Partial<Embeddable>> {

@@ -1,6 +1,7 @@
 /** Events: the archive with its filters, single reads, and writes. */
 import { can } from '../../auth/roles.ts';
 import { RestError } from '../../contract/errors.ts';
+import { slugify } from '../../contract/slug.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { EventFields, EventQuery, EventRow } from '../../store/calendar.ts';
 import { isValidTimeZone } from '../../site/time.ts';
@@ -199,10 +200,6 @@ export function costFields(cost: unknown) {
   const sym = /^([^\d\s.,-]+)\s*\d/.exec(raw) ?? /\d\s*([^\d\s.,-]+)$/.exec(raw);
   const symbol = sym && !/^free$/i.test(sym[1]) ? sym[1] : '';
   return { cost: raw, currency_symbol: symbol, currency_position: symbol ? (raw.startsWith(symbol) ? 'prefix' : 'postfix') : '', currency_code: '' };
-}
-
-export function slugify(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/['’]/g, '').replace(/[^a-z0-9_-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
 }
 
 type Links = { venue?: number[]; organizer?: number[] };

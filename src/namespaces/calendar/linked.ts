@@ -1,6 +1,7 @@
 /** Venues and organizers: one implementation, two kinds. */
 import { can } from '../../auth/roles.ts';
 import { RestError } from '../../contract/errors.ts';
+import { slugify } from '../../contract/slug.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, type LinkedListArgs } from './args.ts';
@@ -74,7 +75,7 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
   const name = a[kind];
   if (name !== undefined && name !== null) {
     f.name = String(name);
-    if (creating) f.slug = String(name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    if (creating) f.slug = slugify(String(name));
   }
   if (a.description !== undefined && a.description !== null) f.description = String(a.description);
   if (a.status !== undefined && a.status !== null) f.status = String(a.status);

@@ -1,12 +1,12 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
 import { can } from '../../auth/roles.ts';
 import { RestError } from '../../contract/errors.ts';
+import { slugify } from '../../contract/slug.ts';
 import type { RestContext } from '../../http/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
 import { asList, type TermFields, type TermListArgs } from './args.ts';
 import { clampPerPage, invalidParam, siteOf, totals } from './common.ts';
-import { slugify } from './events.ts';
 import { termObject } from './shape.ts';
 import { logTerm, logTermEdit } from '../history/log.ts';
 
