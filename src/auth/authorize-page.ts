@@ -11,6 +11,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
+import { rawurlencode } from '../contract/rawurlencode.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/site-handler.ts';
 import { UniqueViolation } from '../store/store.ts';
@@ -77,9 +78,6 @@ export function redirectUrlProblem(raw: string): string | null {
   }
   return null;
 }
-
-/** PHP's rawurlencode: spaces as %20, and !'()* escaped too. */
-const rawurlencode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The URL with `pairs` added to its query (before any fragment). */
 export function addQuery(target: string, pairs: [string, string][]): string {

@@ -3,6 +3,7 @@
  * or the legacy `redirect` error. Import uses it too, so every way in stores the same shapes.
  */
 import { RestError } from '../../contract/errors.ts';
+import { rawurlencode } from '../../contract/rawurlencode.ts';
 import { ERROR_CODES, REDIRECT_CODES, TARGET_ACTIONS, globalFlags } from './records.ts';
 import {
   ACTION_TYPES,
@@ -23,8 +24,7 @@ export const redirectError = (message: string, code = 'redirect', line = 347) =>
 
 // PHP rawurlencode, then the characters the plugin keeps readable in lookup keys.
 function encodePath(s: string): string {
-  return encodeURIComponent(s)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return rawurlencode(s)
     .replace(/%(2F|3A|5B|5D|40|7E|2C|28|29|3B)/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 

@@ -4,6 +4,7 @@
  * hosts read (Netlify/Cloudflare `_redirects`).
  */
 import { stringify } from 'csv-stringify/sync';
+import { rawurlencode } from '../../../contract/rawurlencode.ts';
 import { flagsOf, targetOf, type GroupJson, type RedirectJson } from './shapes.ts';
 
 /** The plugin version the recorded site reports in its export headers. */
@@ -73,8 +74,7 @@ export function writeCsv(input: ExportInput): string {
 
 /** PHP rawurlencode, keeping `/` and `?`, with `.` escaped for the rewrite regex. */
 export function encodeSourcePath(path: string): string {
-  return encodeURIComponent(path)
-    .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+  return rawurlencode(path)
     .replace(/%2F/g, '/')
     .replace(/%3F/g, '?')
     .replace(/\./g, '\\.');
