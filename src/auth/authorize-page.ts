@@ -9,6 +9,7 @@
  * cookie, so another site can neither post the forms nor replay them.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
 import { rawurlencode } from '../contract/rawurlencode.ts';
@@ -98,14 +99,6 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookie(req: FastifyRequest, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 function formBody(req: FastifyRequest): URLSearchParams {
   const type = String(req.headers['content-type'] ?? '').toLowerCase();
   const body = req.body;
@@ -132,7 +125,7 @@ export function authorizePage(services: Services): SiteHandler {
     const request = checked.request;
     const self = req.url;
 
-    const existing = cookie(req, CSRF_COOKIE);
+    const existing = parseCookie(req.headers.cookie ?? '')[CSRF_COOKIE];
     if (req.method !== 'POST') {
       // One CSRF token per browser, kept while valid so that two open tabs both work.
       const csrf = existing && TOKEN.test(existing) ? existing : newToken();

@@ -4,6 +4,7 @@
  * request nothing answers is a 404 (and a 404 log row), or goes to `unmatched` when one is given
  * (the hook for forwarding to the legacy origin).
  */
+import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
 import { RestError } from '../contract/errors.ts';
@@ -219,7 +220,7 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     const url = rawQuery === '' ? decoded : `${decoded}?${rawQuery}`;
     const needsUser = index.size > 0;
     const user = needsUser && req.headers.authorization ? await userOf(req) : null;
-    const cookies = parseCookies(req.headers.cookie);
+    const cookies = parseCookie(req.headers.cookie ?? '');
     const edgeReq: EdgeRequest = {
       method: req.method,
       path: pathname,
@@ -230,7 +231,7 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
         const v = req.headers[name.toLowerCase()];
         return Array.isArray(v) ? v.join(', ') : v;
       },
-      cookie: (name) => cookies.get(name),
+      cookie: (name) => cookies[name],
       loggedIn: user !== null,
       hasRole: (role) => user !== null && (user.role === role || can(user, role as Capability)),
     };
@@ -269,13 +270,4 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     },
     flush: () => writes.flush(),
   };
-}
-
-function parseCookies(header: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) out.set(part.slice(0, eq).trim(), safeDecode(part.slice(eq + 1).trim()));
-  }
-  return out;
 }
