@@ -3,6 +3,7 @@ import { can } from '../../auth/roles.ts';
 import { arg } from '../../contract/args.ts';
 import { needs, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
+import { writeEndpoint as write } from '../../contract/write-endpoint.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
@@ -14,8 +15,6 @@ import { createLinked, deleteLinked, linkedArchive, linkedBySlug, loadLinked, re
 import { createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
 
 const P = (path: string) => `/${NAMESPACE}${path}`;
-/** Creates, updates and deletes may run inside batch/v1 (`batch: false` in mappings restores the legacy refusal). */
-const write: typeof endpoint = (e) => endpoint({ ...e, allowBatch: true });
 const ID = '(?P<id>\\d+)';
 const SLUG = '(?P<slug>[^/]+)';
 

@@ -1,6 +1,7 @@
 /** What every redirection route shares: the namespace, the administrator check, the JSON context. */
 import { needs } from '../../contract/permission.ts';
-import { endpoint, type ArgShape, type Endpoint } from '../../contract/route.ts';
+import type { ArgShape, Endpoint } from '../../contract/route.ts';
+import { writeEndpoint } from '../../contract/write-endpoint.ts';
 import { edgeFor } from '../../edge/handler.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
@@ -22,11 +23,6 @@ export async function jsonContext(ctx: RestContext): Promise<JsonContext> {
  */
 export function legacyParams<A extends object>(ctx: RestContext, args: A): Record<string, unknown> & A {
   return { ...ctx.params, ...args };
-}
-
-/** A documented write endpoint: batch/v1 may run it (issue 4: batch for every translated namespace's writes). */
-export function writeEndpoint<S extends ArgShape, const Path extends string = never>(e: Endpoint<S, Path>): Endpoint<S, Path> {
-  return endpoint({ ...e, allowBatch: true });
 }
 
 /** A write that changes the site's rules: the edge drops its loaded index, so the next front-end request sees the change. */

@@ -1,7 +1,8 @@
 /** The redirect log (`/log`) and the 404 log (`/404`): lists, grouped lists, bulk delete. */
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
-import { NS, P, admin, jsonContext, legacyParams, writeEndpoint } from './common.ts';
+import { writeEndpoint } from '../../contract/write-endpoint.ts';
+import { NS, P, admin, jsonContext, legacyParams } from './common.ts';
 import { logJson, notFoundJson } from './json.ts';
 import { LOG_FILTERS, LOG_ORDERBY, NOT_FOUND_FILTERS, itemId, itemsArg, listArgs, logFilter, pageOf, type ListParams } from './params.ts';
 import type { LogGroupBy, LogKind, LogOrder } from '../../store/redirection/rows.ts';
