@@ -63,6 +63,7 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 export function redirectUrlProblem(raw: string): string | null {
   if (raw === '') return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u0020\u007f]/.test(raw) || !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(raw)) return 'must be a full URL with a scheme and a host';
   let url: URL;
   try {

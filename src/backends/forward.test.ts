@@ -1,6 +1,5 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BackendCall } from './backend.ts';
 import { forwardBackend, openOrigin } from './forward.ts';
 import { restFailure } from './select.ts';
 import { backendCall } from '../../test/support/backend-call.ts';

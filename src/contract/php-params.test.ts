@@ -26,6 +26,7 @@ describe('PHP-style query parsing', () => {
     expect(({} as Record<string, unknown>).status).toBeUndefined();
     expect(({} as Record<string, unknown>).y).toBeUndefined();
     expect(Object.keys(p)).toEqual(['__proto__', 'constructor', 'a', 'toString']);
+    // biome-ignore lint/suspicious/noProto: a client key named __proto__ must be an own key of the parsed map
     expect(Object.hasOwn(p.__proto__ as object, 'status')).toBe(true);
     expect(p.toString).toBe('3');
     // A map still converts to a string, as PHP's "Array".

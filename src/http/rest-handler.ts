@@ -6,7 +6,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, LoginThrottled } from '../auth/basic.ts';
 import type { User } from '../auth/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
-import { RestError } from '../contract/errors.ts';
+import type { RestError } from '../contract/errors.ts';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';

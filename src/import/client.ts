@@ -49,7 +49,7 @@ export class LegacyClient {
   async get<T>(route: string, query: Record<string, string | number | boolean> = {}): Promise<LegacyResponse<T>> {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
     const url = `${this.base}/wp-json/${route.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
-    let res;
+    let res: Awaited<ReturnType<Fetcher>>;
     try {
       res = await this.fetcher(url, { headers: { Authorization: this.auth, Accept: 'application/json' } });
     } catch (e) {

@@ -7,7 +7,6 @@ import { wallToInstant } from '../namespaces/calendar/dates.ts';
 import type { GroupJson, RedirectJson } from '../namespaces/redirection/records.ts';
 import type { RedirectionSettings, RedirectRow } from '../store/redirection/rows.ts';
 import { storedMatchData } from '../namespaces/redirection/sanitize.ts';
-import type { Store } from '../store/store.ts';
 import type { LegacyClient } from './client.ts';
 import type { ImportResource } from './resource.ts';
 
@@ -24,7 +23,7 @@ async function list<T>(client: LegacyClient, route: string, page: number) {
   return { items: body.items, total: body.total, totalPages: Math.ceil(body.total / PER_PAGE) };
 }
 
-function settingsResource(client: LegacyClient, settings: () => Promise<RedirectionSettings>): ImportResource<ImportedSettings> {
+function settingsResource(settings: () => Promise<RedirectionSettings>): ImportResource<ImportedSettings> {
   return {
     name: 'redirection.settings',
     family: 'redirection',
@@ -105,5 +104,5 @@ export function redirectionResources(client: LegacyClient): ImportResource[] {
       // PHP shows an empty map as [].
       modules: Array.isArray(body.settings.modules) ? {} : body.settings.modules,
     })));
-  return [settingsResource(client, sourceSettings), groupResource(client), redirectResource(client, sourceSettings)] as ImportResource[];
+  return [settingsResource(sourceSettings), groupResource(client), redirectResource(client, sourceSettings)] as ImportResource[];
 }

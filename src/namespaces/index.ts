@@ -30,7 +30,7 @@ translators['oembed/1.0'] = oembedNamespace(siteEmbeddables);
 translators['blocks/v3'] = (services) => blocksRoutes(services);
 translators['forms-submissions'] = (services) => formsSubmissionsRoutes(services);
 translators['forms-views'] = () => formsViewsRoutes();
-translators['downloads'] = (services) => downloadsRoutes(services);
+translators.downloads = (services) => downloadsRoutes(services);
 translators['widgets/ai/v1'] = (services) => widgetsAiRoutes(services);
 translators['history/v1'] = (services) => historyRoutes(services);
 

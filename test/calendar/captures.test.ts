@@ -21,7 +21,7 @@ const reads = files.filter((f) => {
 });
 
 /** Host, namespace alias, the moving timestamps and the per-request e-mail obfuscation are not behaviour. */
-export function normalise(v: unknown, key = ''): unknown {
+function normalise(v: unknown, key = ''): unknown {
   if (typeof v === 'string') {
     return v.replaceAll('http://127.0.0.1:8088', TEST_BASE).replaceAll('127.0.0.1?id=', 'lintel.test?id=').replaceAll('tribe/events/v1', 'calendar/events/v1')
       .replace(/(end_date=2028-11-21[+ ])\d\d(:|%3A)\d\d(:|%3A)\d\d/g, '$1T');

@@ -179,6 +179,7 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     const id = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', headers: { authorization: admin }, payload: { url: '/x' } });
     expectWpError(id, 400, 'rest_invalid_param');
     expect(id.json().data.params).toEqual({ id: 'Invalid parameter.' });
+    // biome-ignore lint/correctness/noPrecisionLoss: an ID beyond 2^53 is what is tested
     const bulk = await send({ method: 'POST', url: '/wp-json/redirection/v1/bulk/redirect/delete', headers: { authorization: admin }, payload: { items: [99999999999999999999] } });
     expectWpError(bulk, 400, 'redirect_bulk_failed');
     const groups = await send({ method: 'POST', url: '/wp-json/redirection/v1/bulk/group/delete', headers: { authorization: admin }, payload: { items: ['99999999999999999999', 'x'] } });

@@ -37,13 +37,13 @@ const UNITS: Record<string, (d: Date, n: number) => void> = {
  * dates with optional time (a trailing zone is ignored, as the legacy site does), a UNIX
  * timestamp (UTC), `now`/`today`/`tomorrow`/`yesterday` with an optional time, and `±N unit` steps.
  */
-export function parseWall(input: string, nowWall: Date, zone: string): Date | null {
-  const d = readWall(input, nowWall, zone);
+export function parseWall(input: string, nowWall: Date): Date | null {
+  const d = readWall(input, nowWall);
   // Only the years a DATETIME holds (a huge timestamp or `+99999999 years` is no date).
   return d && !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999 ? d : null;
 }
 
-function readWall(input: string, nowWall: Date, zone: string): Date | null {
+function readWall(input: string, nowWall: Date): Date | null {
   const s = input.trim().toLowerCase();
   // A timestamp is taken as UTC wall time, as the legacy site does.
   if (/^\d{9,}$/.test(s)) return new Date(Number(s) * 1000);

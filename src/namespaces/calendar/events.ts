@@ -51,7 +51,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
   const bound = (k: 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after', round: (d: Date) => Date): string | undefined => {
     const raw = a[k] ?? (!bounded || explicit(k) ? defaults[k as keyof typeof defaults] : undefined);
     if (raw === undefined) return undefined;
-    const wall = parseWall(raw, nowWall, site.zone);
+    const wall = parseWall(raw, nowWall);
     if (!wall) throw invalidParam(k);
     // Strict: the value is read as UTC and moved to site time; otherwise whole days.
     return fmt(strict ? instantToWall(wall, site.zone) : round(wall));
@@ -167,8 +167,8 @@ async function fieldsFrom(ctx: RestContext, a: EventWriteArgs, current: EventRow
     f.timezone = timezone;
   }
   const allDay = f.all_day ?? current?.all_day ?? false;
-  const start = a.start_date !== undefined ? parseWall(String(a.start_date), nowWall, timezone) : null;
-  const end = a.end_date !== undefined ? parseWall(String(a.end_date), nowWall, timezone) : null;
+  const start = a.start_date !== undefined ? parseWall(String(a.start_date), nowWall) : null;
+  const end = a.end_date !== undefined ? parseWall(String(a.end_date), nowWall) : null;
   if (a.start_date !== undefined && !start) throw invalidParam('start_date');
   if (a.end_date !== undefined && !end) throw invalidParam('end_date');
   if (start || end || a.timezone !== undefined || a.all_day !== undefined) {

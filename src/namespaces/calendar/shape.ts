@@ -172,11 +172,11 @@ export function eventObject(s: Site, e: EventRow, l: EventLinks, opts: { single?
     organizer: hidden ? [] : l.organizers.map((o) => organizerObject(s, o, opts.single)),
     custom_fields: [],
   };
-  if (opts.single && opts.withLd !== false) body.json_ld = eventLd(s, e, l, url, cost, values);
+  if (opts.single && opts.withLd !== false) body.json_ld = eventLd(e, l, url, cost, values);
   return body;
 }
 
-function eventLd(s: Site, e: EventRow, l: EventLinks, url: string, cost: string, values: string[]) {
+function eventLd(e: EventRow, l: EventLinks, url: string, cost: string, values: string[]) {
   const ld: Record<string, unknown> = {
     '@context': 'http://schema.org', '@type': 'Event', name: texturize(e.title), description: ldText(autop(e.excerpt || e.description)), url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode', eventStatus: 'https://schema.org/EventScheduled',

@@ -94,7 +94,7 @@ function sentValues(fields: FormField[], single: Record<string, unknown>): Recor
 /** A date the export names: a date string or a Unix timestamp, in the site's zone; a day alone ends at its last second. */
 function exportDate(name: string, v: unknown, zone: string, now: Date, end: boolean): Date {
   const text = String(v ?? '');
-  const wall = /^\d+$/.test(text) ? new Date(Number(text) * 1000) : parseWall(text, instantToWall(now, zone), zone);
+  const wall = /^\d+$/.test(text) ? new Date(Number(text) * 1000) : parseWall(text, instantToWall(now, zone));
   if (!wall) throw invalidParams(new Map([[name, [{ code: 'rest_invalid_date', message: 'Invalid date.', data: null }]]]));
   if (/^\d+$/.test(text)) return wall;
   return wallToInstant(end && /^\d{4}-\d{1,2}-\d{1,2}$/.test(text.trim()) ? endOfDay(wall) : wall, zone);

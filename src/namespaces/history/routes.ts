@@ -37,7 +37,7 @@ async function siteOf(ctx: RestContext): Promise<ShapeSite> {
 /** Display names of the users who reacted to these events (shown with the reactions). */
 async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<number, string>> {
   const ids = new Set<number>();
-  for (const r of rows) for (const list of Object.values(storedReactions(r.context))) list.forEach((i) => ids.add(i));
+  for (const r of rows) for (const list of Object.values(storedReactions(r.context))) for (const i of list) ids.add(i);
   const names = new Map<number, string>();
   for (const id of ids) {
     const u = await ctx.store.users.byId(id);
@@ -57,7 +57,7 @@ function linkHeader(ctx: RestContext, page: number, pages: number): string | und
   const base = ctx.urls.rest(ctx.route);
   const pairs: [string, string][] = [];
   const flatten = (k: string, v: unknown) => {
-    if (Array.isArray(v)) v.forEach((x, i) => flatten(`${k}[${i}]`, x));
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) flatten(`${k}[${i}]`, x);
     else if (v && typeof v === 'object') for (const [kk, vv] of Object.entries(v)) flatten(`${k}[${kk}]`, vv);
     else pairs.push([k, String(v ?? '')]);
   };

@@ -39,7 +39,7 @@ export function discoverEndpoint(html: string, base: string): string | null {
     try {
       return new URL(raw, base).href;
     } catch {
-      continue;
+      // Not a URL: the next link may be.
     }
   }
   return null;

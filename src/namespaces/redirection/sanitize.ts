@@ -57,6 +57,7 @@ export function sanitizeSource(raw: string, regex: boolean): string {
   url = url.replace(/^https?:\/\/[^/?#]*/i, '');
   const cut = url.search(/[\r\n\t]/);
   if (cut >= 0) url = url.slice(0, cut);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
   url = url.replace(/[\x00-\x1f\x7f]/g, '');
   if (!regex && !url.startsWith('/')) url = `/${url}`;
   if (!regex) url = safeDecode(url);

@@ -14,7 +14,7 @@ import type { Store } from '../../../store/store.ts';
 import { writeEndpoint } from '../../../contract/write-endpoint.ts';
 import { NS, P, admin, jsonContext } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
-import type { GroupRow, LogRow, NewRedirect, NotFoundRow, RedirectRow } from '../../../store/redirection/rows.ts';
+import type { GroupRow, LogRow, NewRedirect, NotFoundRow } from '../../../store/redirection/rows.ts';
 import { countOf, redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
