@@ -2,23 +2,13 @@
  * Replays the legacy seed (captures 001-029) into a fresh Lintel with the clock pinned at the
  * capture time, then compares every calendar read capture (051-210) with what Lintel answers.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
+import { loadCaptures, recordedAnswer, replay, type Capture, type DeviationFixes } from '../support/captures.ts';
 
-const DIR = path.join(import.meta.dirname, '../../fixtures/captures');
-interface Capture {
-  request: { method: string; url: string; body: unknown; body_encoding: string | null; auth: boolean };
-  response: { status: number; body_json?: unknown; headers: Record<string, string> };
-}
-const load = (f: string): Capture => JSON.parse(readFileSync(path.join(DIR, f), 'utf8'));
-const files = readdirSync(DIR).sort();
-const seeds = files.filter((f) => /^0(0\d|1\d|2[0-8])-seed-calendar/.test(f));
-const reads = files.filter((f) => {
-  const n = Number(f.slice(0, 3));
-  return n >= 46 && n <= 210 && f.includes('-calendar-');
-});
+const captures = loadCaptures();
+const seeds = captures.filter((c) => /^0(0\d|1\d|2[0-8])-seed-calendar/.test(c.file));
+const reads = captures.filter((c) => Number(c.seq) >= 46 && Number(c.seq) <= 210 && c.file.includes('-calendar-'));
 
 /** Host, namespace alias, the moving timestamps and the per-request e-mail obfuscation are not behaviour. */
 function normalise(v: unknown, key = ''): unknown {
@@ -40,49 +30,32 @@ function normalise(v: unknown, key = ''): unknown {
   return v;
 }
 
-/** The listed deviations (DEVIATIONS.md, Calendar): the capture with the legacy quirk taken out. */
-const deviations: Record<string, (want: any) => unknown> = {
-  // calendar-list-default-descriptor: the request-time defaults are not in the descriptor.
-  '047-calendar-events-options.json': (want) => {
+/** Per deviation (DEVIATIONS.md, Calendar): the recorded answer with the legacy quirk taken out, on the captures listed for it there. */
+const fixes: DeviationFixes = {
+  // The request-time defaults are not in the descriptor.
+  'calendar-list-default-descriptor': (want) => {
     for (const k of ['start_date', 'end_date']) delete want.endpoints[0].args[k].default;
-    // calendar-batch: the write endpoints accept batch/v1.
-    want.endpoints = want.endpoints.map((e: { methods: string[] }) => (e.methods.includes('GET') ? e : { ...e, allow_batch: { v1: true } }));
     return want;
   },
-  // calendar-jsonld-url
-  '151-calendar-event-get-draft-auth.json': (want) => ({ ...want, json_ld: { ...want.json_ld, url: want.json_ld.url.replace('%2F/', '') } }),
-  '153-calendar-event-get-pending-auth.json': (want) => ({ ...want, json_ld: { ...want.json_ld, url: want.json_ld.url.replace('%2F/', '') } }),
+  // The write endpoints accept batch/v1.
+  'calendar-batch': (want) => ({ ...want, endpoints: want.endpoints.map((e: { methods: string[] }) => (e.methods.includes('GET') ? e : { ...e, allow_batch: { v1: true } })) }),
+  'calendar-jsonld-url': (want) => ({ ...want, json_ld: { ...want.json_ld, url: want.json_ld.url.replace('%2F/', '') } }),
 };
 
 let app: TestApp;
 let admin: string;
 
-async function send(c: Capture) {
-  const headers: Record<string, string> = {};
-  if (c.request.auth) headers.authorization = admin;
-  let payload: string | undefined;
-  if (c.request.body !== null && c.request.body !== undefined) {
-    if (c.request.body_encoding === 'form') {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      payload = typeof c.request.body === 'string' ? c.request.body : new URLSearchParams(c.request.body as Record<string, string>).toString();
-    } else {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(c.request.body);
-    }
-  }
-  return app.server.inject({ method: c.request.method as 'GET', url: c.request.url, headers, payload });
-}
+const send = (c: Capture) => replay(app, c.request, { authorization: admin });
 
 beforeAll(async () => {
   app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:06:30Z' } });
   await app.store.options.setSite({ name: 'Oracle Site', description: 'Reference oracle', timezone: 'America/New_York' });
   admin = await app.auth('administrator');
-  for (const f of seeds) {
-    const c = load(f);
+  for (const c of seeds) {
     const res = await send(c);
-    expect(res.statusCode, f).toBe(c.response.status);
+    expect(res.statusCode, c.file).toBe(c.response.status);
     const want = c.response.body_json as { id?: number };
-    if (want?.id) expect((res.json() as { id: number }).id, f).toBe(want.id);
+    if (want?.id) expect((res.json() as { id: number }).id, c.file).toBe(want.id);
   }
   // Capture 029 set the password through wp/v2; Lintel's own update route does the same.
   const pw = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/events/22', headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ password: 'secret' }) });
@@ -93,16 +66,14 @@ afterAll(() => app.close());
 describe('calendar read captures', () => {
   const matched: string[] = [];
   afterAll(() => console.log(`calendar read captures matching: ${matched.length}/${reads.length}`));
-  for (const f of reads) {
-    it(f, async () => {
-      const c = load(f);
+  for (const c of reads) {
+    it(c.file, async () => {
       const res = await send(c);
       expect(res.statusCode).toBe(c.response.status);
-      const fix = deviations[f] ?? ((w: unknown) => w);
-      if (f === '046-calendar-doc.json') checkDoc(res.json(), c.response.body_json);
-      else if (c.response.body_json !== undefined && c.request.method !== 'HEAD') expect(normalise(res.json())).toEqual(normalise(fix(structuredClone(c.response.body_json))));
+      if (c.file === '046-calendar-doc.json') checkDoc(res.json(), c.response.body_json);
+      else if (c.response.body_json !== undefined && c.request.method !== 'HEAD') expect(normalise(res.json())).toEqual(normalise(recordedAnswer(c, fixes)));
       for (const h of ['X-TEC-Total', 'X-TEC-TotalPages']) if (c.response.headers[h]) expect(res.headers[h.toLowerCase()]).toBe(c.response.headers[h]);
-      matched.push(f);
+      matched.push(c.file);
     });
   }
 });

@@ -4,23 +4,18 @@
  * answer with the recorded one. Whatever namespaces are registered are exercised; an unregistered
  * route simply differs.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { adjustableClock } from '../../src/clock.ts';
 import { edgeFor } from '../../src/edge/handler.ts';
 import { reserveId } from '../../src/store/ids.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { testApp, type TestApp } from '../support/app.ts';
-import { CAPTURES_DIR, loadCaptures, ORACLE_BASE, type Capture } from '../support/captures.ts';
+import { CAPTURES_DIR, DEVIATIONS_FILE, loadCaptures, loadDeviations, ORACLE_BASE, replay, type Capture } from '../support/captures.ts';
 import { LEGACY_NAMES, startLegacyOrigin } from '../support/legacy-origin.ts';
 import { COMPARED_HEADERS, diffJson, formatDifferences, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../../src/compare/diff.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DEVIATIONS_FILE = path.join(ROOT, 'DEVIATIONS.md');
 const SEED_LAST = 41;
 
-export { CAPTURES_DIR, loadCaptures, ORACLE_BASE, type Capture };
+export { CAPTURES_DIR, DEVIATIONS_FILE, loadCaptures, loadDeviations, ORACLE_BASE, type Capture };
 
 export type Verdict = 'matched' | 'differ' | 'deviation' | 'not served';
 export const VERDICTS: Verdict[] = ['matched', 'differ', 'deviation', 'not served'];
@@ -44,35 +39,6 @@ export interface Report {
   indexKeys: { expected: string[]; actual: string[] };
   /** Each recorded route of a namespace Lintel serves, compared with Lintel's index entry (methods and args). */
   indexRoutes: IndexRouteOutcome[];
-}
-
-/** Capture numbers named in the `captures` column of DEVIATIONS.md, with the deviation ids. */
-export function loadDeviations(file = DEVIATIONS_FILE): Map<string, string[]> {
-  const byCapture = new Map<string, string[]>();
-  let columns: string[] | null = null;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.startsWith('|')) {
-      columns = null;
-      continue;
-    }
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (!columns) {
-      columns = cells;
-      continue;
-    }
-    if (cells.every((c) => /^-*$/.test(c))) continue;
-    const id = cells[columns.indexOf('id')] ?? '';
-    // "all" marks an encoding-level difference that the structural comparison already ignores.
-    for (const token of (cells[columns.indexOf('captures')] ?? '').split(/[,\s]+/)) {
-      const m = /^(\d{3})(?:[-–](\d{3}))?$/.exec(token);
-      if (!m) continue;
-      for (let n = Number(m[1]); n <= Number(m[2] ?? m[1]); n++) {
-        const seq = String(n).padStart(3, '0');
-        byCapture.set(seq, [...(byCapture.get(seq) ?? []), id]);
-      }
-    }
-  }
-  return byCapture;
 }
 
 /**
@@ -142,19 +108,6 @@ async function seedFrontEnd(app: TestApp, captures: Capture[]): Promise<void> {
   await edgeFor(app.services).flush();
 }
 
-function encodeBody(r: Capture['request']): string | undefined {
-  if (r.body === null || r.body === undefined) return undefined;
-  if (r.body_encoding === 'json') return JSON.stringify(r.body);
-  if (r.body_encoding === 'form') {
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(r.body as Record<string, unknown>)) {
-      for (const item of Array.isArray(v) ? v : [v]) form.append(k, String(item));
-    }
-    return form.toString();
-  }
-  return String(r.body);
-}
-
 interface Served {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
@@ -165,15 +118,7 @@ interface Served {
 const ORACLE_HOST = new URL(ORACLE_BASE).host;
 
 async function send(app: TestApp, r: Capture['request'], admin: string): Promise<Served> {
-  const headers: Record<string, string> = { Host: ORACLE_HOST };
-  for (const [k, v] of Object.entries(r.headers)) if (k.toLowerCase() !== 'authorization') headers[k] = v;
-  if (r.auth) headers.Authorization = admin;
-  const res = await app.server.inject({
-    method: r.method as 'GET',
-    url: r.path + (r.query_string ? `?${r.query_string}` : ''),
-    headers,
-    payload: encodeBody(r),
-  });
+  const res = await replay(app, r, { authorization: admin, host: ORACLE_HOST });
   return { status: res.statusCode, headers: res.headers, body: res.body };
 }
 

@@ -3,33 +3,18 @@
  * recorded API calls in their recorded order, each compared with its capture. Log and 404 rows,
  * which the legacy site wrote on front-end hits, are inserted through the repository.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../support/app.ts';
+import { deviationsOf, loadCaptures, recordedAnswer, replay, type Capture, type DeviationFixes } from '../support/captures.ts';
 
-const DIR = path.join(import.meta.dirname, '../../fixtures/captures');
-interface Capture {
-  request: { method: string; path: string; query_string: string; body: unknown; auth: boolean };
-  response: { status: number; body_json: unknown };
-}
-const load = (name: string): Capture => JSON.parse(readFileSync(path.join(DIR, name), 'utf8'));
-const files = readdirSync(DIR).filter((f) => f.includes('-redirection-')).sort();
-const seeds = files.filter((f) => /^03\d-seed-/.test(f));
+const captures = loadCaptures().filter((c) => c.file.includes('-redirection-'));
+const seeds = captures.filter((c) => /^03\d-seed-/.test(c.file));
 
 let app: TestApp;
 let admin: string;
 
 async function send(c: Capture) {
-  const url = c.request.path.replace(/^\/wp-json/, '/wp-json') + (c.request.query_string ? `?${c.request.query_string}` : '');
-  const headers: Record<string, string> = {};
-  if (c.request.auth) headers.authorization = admin;
-  const res = await app.server.inject({
-    method: c.request.method as 'GET',
-    url,
-    headers: c.request.body && typeof c.request.body === 'object' ? { ...headers, 'content-type': 'application/json' } : headers,
-    payload: c.request.body && typeof c.request.body === 'object' ? JSON.stringify(c.request.body) : undefined,
-  });
+  const res = await replay(app, c.request, { authorization: admin });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -58,9 +43,8 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('redirection/v1 seeds 030–038', () => {
-  for (const f of seeds) {
-    it(f, async () => {
-      const c = load(f);
+  for (const c of seeds) {
+    it(c.file, async () => {
       const got = await send(c);
       expect(got.status).toBe(c.response.status);
       expect(got.body).toEqual(c.response.body_json);
@@ -69,22 +53,21 @@ describe('redirection/v1 seeds 030–038', () => {
 });
 
 // The management API calls after the seeds, in recorded order (exports and imports are tested in io/).
-const api = files.filter((f) => {
-  const n = Number(f.slice(0, 3));
-  return n >= 219 && n <= 409 && !/-export-|-import-/.test(f);
-});
-/**
- * DEVIATIONS.md: an update changes only what was sent. Capture 385 updates redirect 7 without a
- * position, which the legacy site reset to 0; here it keeps 3 (its place in group 1 at creation).
- */
-function withDeviations(f: string, body: unknown): unknown {
-  if (Number(f.slice(0, 3)) < 385) return body;
-  const fix = (r: { id: number; position: number }) => (r.id === 7 ? { ...r, position: 3 } : r);
-  const b = body as { item?: { id: number; position: number }; items?: { id: number; position: number }[] };
-  if (b.item) return { ...b, item: fix(b.item) };
-  if (b.items && b.items[0] && 'match_url' in b.items[0]) return { ...b, items: b.items.map(fix) };
-  return body;
-}
+const api = captures.filter((c) => Number(c.seq) >= 219 && Number(c.seq) <= 409 && !/-export-|-import-/.test(c.file));
+
+type Redirect = { id: number; position: number };
+/** Per deviation (DEVIATIONS.md, Redirection): the recorded answer with the legacy quirk taken out, on the captures listed for it there. */
+const fixes: DeviationFixes = {
+  // Capture 385 updates redirect 7 without a position, which the legacy site reset to 0; here it keeps 3 (its place in group 1 at creation).
+  'redirection-update-unsent': (b: { item?: Redirect; items?: Redirect[] }) => {
+    const fix = (r: Redirect) => (r.id === 7 ? { ...r, position: 3 } : r);
+    if (b.item) return { ...b, item: fix(b.item) };
+    if (b.items?.[0] && 'match_url' in b.items[0]) return { ...b, items: b.items.map(fix) };
+    return b;
+  },
+};
+/** `installed` is the site's folder on disk, which differs by host (Lintel: the site's URL path, DEVIATIONS.md redirection-setting-installed). */
+const installed = (c: Capture, b: unknown) => (deviationsOf(c).includes('redirection-setting-installed') && b && typeof b === 'object' && 'installed' in b ? { ...b, installed: '' } : b);
 
 const CAPTURED_TOKEN = 'ea4438f2fa81674dad05b8b87376d910';
 
@@ -93,14 +76,11 @@ describe('redirection/v1 recorded calls', () => {
     await seedLogs(); // the seed's front-end hits (with their hit counts)
     await app.store.redirection.settings.save({ token: CAPTURED_TOKEN });
   });
-  for (const f of api) {
-    it(f, async () => {
-      const c = load(f);
+  for (const c of api) {
+    it(c.file, async () => {
       const got = await send(c);
       expect(got.status).toBe(c.response.status);
-      // `installed` is the site's folder on disk, which differs by host (Lintel: the site's URL path, DEVIATIONS.md redirection-setting-installed).
-      const strip = (b: unknown) => (b && typeof b === 'object' && 'installed' in b ? { ...b, installed: '' } : b);
-      expect(strip(got.body)).toEqual(strip(withDeviations(f, c.response.body_json)));
+      expect(installed(c, got.body)).toEqual(installed(c, recordedAnswer(c, fixes)));
     });
   }
 });
