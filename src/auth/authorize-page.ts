@@ -8,16 +8,17 @@
  * any replica can finish the flow) bound to a CSRF token that is also in an HttpOnly, SameSite=Strict
  * cookie, so another site can neither post the forms nor replay them.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
-import { rawurlencode } from '../contract/rawurlencode.ts';
+import { rawurlencode } from '../contract/url-encoding.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/site-handler.ts';
 import { UniqueViolation } from '../store/store.ts';
 import type { UserRecord } from '../store/users.ts';
 import { createAppPassword } from './app-passwords.ts';
+import { sameSecret } from './secrets.ts';
 import { logLogin } from '../namespaces/history/log.ts';
 import { verifyLoginPassword } from './login-passwords.ts';
 import { escapeHtml } from '../site/html.ts';
@@ -94,12 +95,6 @@ export function addQuery(target: string, pairs: [string, string][]): string {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 const newToken = () => randomBytes(32).toString('base64url');
 
-function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 function formBody(req: FastifyRequest): URLSearchParams {
   const type = String(req.headers['content-type'] ?? '').toLowerCase();
   const body = req.body;
@@ -139,7 +134,7 @@ export function authorizePage(services: Services): SiteHandler {
 
     const form = formBody(req);
     const csrf = form.get('csrf') ?? '';
-    if (!existing || !TOKEN.test(csrf) || !sameToken(existing, csrf)) {
+    if (!existing || !TOKEN.test(csrf) || !sameSecret(existing, csrf)) {
       return page(403, 'This form has expired', `<p>The form was sent without its security token (cookies must be enabled), or from another site.</p>${startAgain(self)}`);
     }
     const action = form.get('action');
@@ -175,7 +170,7 @@ export function authorizePage(services: Services): SiteHandler {
     }
     const sessionToken = form.get('session') ?? '';
     const session = TOKEN.test(sessionToken) ? await store.authSessions.find(sha256(sessionToken), now) : null;
-    const user = session && sameToken(session.csrfHash, sha256(csrf)) && sameRequest(session.request, request) ? await store.users.byId(session.userId) : null;
+    const user = session && sameSecret(session.csrfHash, sha256(csrf)) && sameRequest(session.request, request) ? await store.users.byId(session.userId) : null;
     if (!session || !user) {
       return page(400, 'This authorization has expired', `<p>Log in again to continue; the approval step is valid for ten minutes and once only.</p>${startAgain(self)}`);
     }

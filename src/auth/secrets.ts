@@ -1,4 +1,4 @@
-/** Comparing secrets a client sends (passwords of records, download passwords) without leaking where they differ. */
+/** Comparing secrets a client sends (passwords of records, download passwords, CSRF tokens) without leaking where they differ. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();

@@ -8,6 +8,7 @@ import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
 import { RestError } from '../contract/errors.ts';
+import { safeDecode } from '../contract/url-encoding.ts';
 import { can, type Capability, type User } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/site-handler.ts';
@@ -17,7 +18,7 @@ import { FLAG_QUERY, type NewNotFoundRow, type RedirectionSettings, type SourceF
 import { defaultRedirectionSettings } from '../store/redirection/settings.ts';
 import { upstreamFetcher } from '../upstream/fetch.ts';
 import { matchRequest, type EdgeDecision, type EdgeRequest } from './match.ts';
-import { RuleIndex, safeDecode, siteRule } from './rules.ts';
+import { RuleIndex, siteRule } from './rules.ts';
 import { WriteQueue } from './writes.ts';
 
 export interface EdgeOptions {

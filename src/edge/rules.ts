@@ -4,6 +4,7 @@
  * regex sources are compiled once with re2js (linear time, no catastrophic backtracking).
  */
 import { RE2JS } from 're2js';
+import { safeDecode } from '../contract/url-encoding.ts';
 import { flagsOf, type RedirectJson, type SourceFlags } from '../namespaces/redirection/io/shapes.ts';
 import type { RedirectRow } from '../store/redirection/rows.ts';
 
@@ -27,14 +28,6 @@ export function parseQuery(q: string): QueryPairs {
     const eq = p.indexOf('=');
     return eq < 0 ? [safeDecode(p.replace(/\+/g, ' ')), null] : [safeDecode(p.slice(0, eq).replace(/\+/g, ' ')), safeDecode(p.slice(eq + 1).replace(/\+/g, ' '))];
   });
-}
-
-export function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** The index key: lowercase decoded path without its trailing slash (`/` stays `/`). */

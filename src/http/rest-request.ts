@@ -5,6 +5,7 @@
 import Busboy from 'busboy';
 import type { UploadedFile } from './context.ts';
 import { asParamMaps, paramMap, parsePhpParams, parseQueryString, type Params } from '../contract/php-params.ts';
+import { safeDecode } from '../contract/url-encoding.ts';
 
 export interface RestLocation {
   locale: string | null;
@@ -19,15 +20,6 @@ export interface RestPrefixes {
 function untrailingslash(route: string): string {
   const r = route.replace(/\/+$/, '');
   return r === '' ? '/' : r.startsWith('/') ? r : `/${r}`;
-}
-
-/** Percent-decoding that keeps a malformed sequence (`%`, `%zz`) as written instead of throwing. */
-export function decodeOrKeep(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /**
@@ -45,7 +37,7 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
     i = 2;
   }
   const head = segs[i]?.toLowerCase();
-  if (head === p.restPrefix.toLowerCase()) return { locale, route: untrailingslash(decodeOrKeep(segs.slice(i + 1).join('/'))) };
+  if (head === p.restPrefix.toLowerCase()) return { locale, route: untrailingslash(safeDecode(segs.slice(i + 1).join('/'))) };
   const rest = segs.slice(i).join('/');
   if ((rest === '' || rest === 'index.php') && typeof query.rest_route === 'string') return { locale, route: untrailingslash(query.rest_route) };
   return null;

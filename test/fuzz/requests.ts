@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { JsonSchema } from '../../src/contract/describe.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
+import { safeDecode } from '../../src/contract/url-encoding.ts';
 
 export type Caller = 'anonymous' | 'admin' | 'bad-auth';
 
@@ -243,18 +244,10 @@ function build(r: Shape, declared: string, pairs: Pair[]): FuzzRequest {
   }
   const qs = formEncode(query);
   let url: string;
-  if (r.entry.includes('rest_route=')) url = `${r.entry}${enc(decodeOrKeep(route))}${qs ? `&${qs}` : ''}`;
+  if (r.entry.includes('rest_route=')) url = `${r.entry}${enc(safeDecode(route))}${qs ? `&${qs}` : ''}`;
   else url = `${r.entry}${route}${qs ? `?${qs}` : ''}`;
   if (r.caller === 'bad-auth') headers.authorization = r.badAuth;
   return { method, url, headers, payload, caller: r.caller };
-}
-
-function decodeOrKeep(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** A batch/v1 call whose items are requests to declared write routes. */

@@ -3,7 +3,7 @@
  * or the legacy `redirect` error. Import uses it too, so every way in stores the same shapes.
  */
 import { RestError } from '../../contract/errors.ts';
-import { rawurlencode } from '../../contract/rawurlencode.ts';
+import { rawurlencode, safeDecode } from '../../contract/url-encoding.ts';
 import { ERROR_CODES, REDIRECT_CODES, TARGET_ACTIONS, globalFlags } from './records.ts';
 import {
   ACTION_TYPES,
@@ -26,14 +26,6 @@ export const redirectError = (message: string, code = 'redirect', line = 347) =>
 function encodePath(s: string): string {
   return rawurlencode(s)
     .replace(/%(2F|3A|5B|5D|40|7E|2C|28|29|3B)/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /**

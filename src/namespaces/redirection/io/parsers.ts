@@ -3,7 +3,7 @@
  * `.htaccess` rules, each turned into redirects in the shape `POST /redirect` takes.
  */
 import { parse } from 'csv-parse/sync';
-import { decodeOrKeep } from '../../../http/rest-request.ts';
+import { safeDecode } from '../../../contract/url-encoding.ts';
 import type { GroupJson, ImportedRedirect, RedirectJson } from './shapes.ts';
 
 export type ImportFormat = 'csv' | 'json' | 'apache';
@@ -142,7 +142,7 @@ const codeInFlags = (flags: string) => {
 /** A RewriteRule pattern back to a source: `^old-page/?$` is `/old-page`, others stay a regex. */
 function rewriteSource(pattern: string): { url: string; regex: boolean } {
   const plain = /^\^([^()[\]*+|{}\\]*?)(\/\?)?\$$/.exec(pattern.replace(/\\\./g, '.'));
-  if (plain) return { url: '/' + decodeOrKeep(plain[1]!.replace(/^\//, '')), regex: false };
+  if (plain) return { url: '/' + safeDecode(plain[1]!.replace(/^\//, '')), regex: false };
   return { url: pattern.replace(/^\^(?!\/)/, '^/'), regex: true };
 }
 

@@ -4,7 +4,7 @@
  * hosts read (Netlify/Cloudflare `_redirects`).
  */
 import { stringify } from 'csv-stringify/sync';
-import { rawurlencode } from '../../../contract/rawurlencode.ts';
+import { rawurlencode } from '../../../contract/url-encoding.ts';
 import { flagsOf, targetOf, type GroupJson, type RedirectJson } from './shapes.ts';
 
 /** The plugin version the recorded site reports in its export headers. */
