@@ -5,6 +5,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { rawurlencode } from '../../../contract/url-encoding.ts';
+import { phpDate } from '../json.ts';
 import { flagsOf, targetOf, type GroupJson, type RedirectJson } from './shapes.ts';
 
 /** The plugin version the recorded site reports in its export headers. */
@@ -23,14 +24,8 @@ export interface ExportInput {
   https?: boolean;
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** PHP's `date('r')` in UTC: `Sat, 21 Nov 2026 12:08:25 +0000`. */
-export function rfc2822(d: Date): string {
-  return `${DAYS[d.getUTCDay()]}, ${pad(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
-}
+export const rfc2822 = (d: Date) => phpDate('D, d M Y H:i:s +0000', d, 'UTC');
 
 // ---- CSV ----
 
