@@ -11,9 +11,9 @@
  */
 import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
+import { slugify } from '../../contract/slug.ts';
 import { siteUrls } from '../../http/site-urls.ts';
 import { fmt, instantToWall } from '../../namespaces/calendar/dates.ts';
-import { slugify } from '../../namespaces/calendar/events.ts';
 import { autop, texturize } from '../../namespaces/calendar/shape.ts';
 import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
 import type { Services } from '../../services.ts';
