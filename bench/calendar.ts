@@ -120,6 +120,16 @@ export function timingRow(base: Timing, store: string, unit: string) {
   });
 }
 
+/**
+ * The growth of a case's mean latency from the first size to the last, printed as it is measured;
+ * not a load-test row (no req/s of its own): bench/run.ts prints it in the case modules' table.
+ */
+export function growthRow(what: string, means: Map<number, number>, first: number, last: number, unit: string, store: string): Row {
+  const growth = means.get(last)! / means.get(first)!;
+  console.error(`    ${what}: ${means.get(first)} ms -> ${means.get(last)} ms = ${growth.toFixed(2)}x`);
+  return { case: `latency growth, ${first.toLocaleString('en')} -> ${last.toLocaleString('en')} ${unit} [${store}]: ${what}`, growth: Math.round(growth * 100) / 100 };
+}
+
 export async function run(): Promise<Row[]> {
   const app = await testApp({ env: { LINTEL_CLOCK: CLOCK, LINTEL_CACHE_TTL_S: '0' } });
   const rows: Row[] = [];
@@ -166,10 +176,7 @@ export async function run(): Promise<Row[]> {
     console.error(`  calendar: archive mean latency at ${last} vs ${first} events (${last / first}x the events;`
       + ` logarithmic growth would be a small constant factor, linear ~${last / first}x):`);
     for (const [what, means] of archiveMeans) {
-      const growth = means.get(last)! / means.get(first)!;
-      console.error(`    ${what}: ${means.get(first)} ms -> ${means.get(last)} ms = ${growth.toFixed(2)}x`);
-      // Not a load-test row (no req/s of its own): bench/run.ts prints it in the case modules' table.
-      rows.push({ case: `archive latency growth, ${first.toLocaleString('en')} -> ${last.toLocaleString('en')} events [${app.store.kind}]: ${what}`, growth: Math.round(growth * 100) / 100 });
+      rows.push(growthRow(`archive ${what}`, means, first, last, 'events', app.store.kind));
     }
   } finally {
     await app.close();

@@ -12,7 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { testApp } from '../test/support/app.ts';
-import { time, timingRow } from './calendar.ts';
+import { growthRow, time, timingRow } from './calendar.ts';
 import { runIfMain } from './lib.ts';
 
 type Row = Record<string, unknown> & { case: string };
@@ -79,11 +79,7 @@ export async function run(): Promise<Row[]> {
     const first = STEPS[0];
     const last = STEPS[STEPS.length - 1];
     console.error(`  history: mean latency at ${last} vs ${first} events (${last / first}x the events; flat = 1x, linear ~${last / first}x):`);
-    for (const [what, m] of means) {
-      const growth = m.get(last)! / m.get(first)!;
-      console.error(`    ${what}: ${m.get(first)} ms -> ${m.get(last)} ms = ${growth.toFixed(2)}x`);
-      rows.push({ case: `growth (mean at ${last} / mean at ${first} events): ${what}`, events: last, growth: Math.round(growth * 100) / 100, reqPerSec: 0, p50: 0, p99: 0, ratio: Math.round(growth * 100) / 100, non2xx: 0, errors: 0 });
-    }
+    for (const [what, m] of means) rows.push(growthRow(what, m, first, last, 'events', app.store.kind));
   } finally {
     await app.close();
   }
