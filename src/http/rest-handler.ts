@@ -36,7 +36,8 @@ export async function handleRest(services: Services, req: FastifyRequest, reply:
   const plan = services.responses && cachePlan(req, loc, query, services.responses.topicsOf);
   const s = plan ? await cachedAnswer(services.responses!.cache, plan, req, compute) : await compute();
   if (plan) services.metrics.cacheLookup(s.headers['X-Lintel-Cache'] === 'hit');
-  else if (services.responses && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') services.store.changes.anythingChanged();
+  // After a write, everything kept may be stale until its announcement arrives: the writer's next read must see it.
+  else if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') services.store.changes.anythingChanged();
   labelRoute(req, s.route);
   reply.code(s.status).headers(s.headers);
   return reply.send(s.body ?? undefined);

@@ -7,6 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import { nextId, reserveId } from './ids.ts';
 import { UniqueViolation, type Sql } from './sql.ts';
+import type { TotalsCache } from './totals-cache.ts';
 
 export type Taxonomy = 'category' | 'tag';
 export type LinkedKind = 'venue' | 'organizer';
@@ -82,7 +83,7 @@ class Params {
 }
 
 export class CalendarRepo {
-  constructor(private readonly sql: Sql, private readonly slugs: SlugCache = slugCache()) {}
+  constructor(private readonly sql: Sql, private readonly slugs: SlugCache = slugCache(), private readonly totals?: TotalsCache) {}
 
   // ---- events
 
@@ -136,7 +137,8 @@ export class CalendarRepo {
     }
     for (const ids of [q.categories, q.tags]) {
       // Child categories count as their parent's, as WordPress's tax_query includes children.
-      if (ids) where.push(`exists (select 1 from calendar_event_terms et where et.event_id = e.id and et.term_id in (
+      // One set of matching events, not a subquery per event (a semi-join the planner can hash).
+      if (ids) where.push(`e.id in (select et.event_id from calendar_event_terms et where et.term_id in (
         with recursive sub(id) as (select unnest(${p.add(ids)}::int8[]) union select t.id from calendar_terms t join sub on t.parent = sub.id) select id from sub))`);
     }
     if (q.venues) where.push(`exists (select 1 from calendar_event_venues l where l.event_id = e.id and l.venue_id = any(${p.add(q.venues)}::int8[]))`);
@@ -153,7 +155,8 @@ export class CalendarRepo {
         and v.latitude is not null and v.longitude is not null${near})`);
     }
     const cond = where.join(' and ');
-    const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.values);
+    const count = async () => (await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.values))[0].n;
+    const n = this.totals ? await this.totals.get(this.sql, `events\0${cond}\0${JSON.stringify(p.values)}`, count) : await count();
     const order = q.include ? 'e.created, e.id' : 'e.start_date, e.id';
     const rows = await this.sql.query<EventRow>(`select e.*, e.start_date::text as start_date, e.end_date::text as end_date,
       e.utc_start_date::text as utc_start_date, e.utc_end_date::text as utc_end_date from calendar_events e where ${cond}

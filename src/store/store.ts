@@ -9,6 +9,7 @@ import { migrate } from './migrate.ts';
 import { OptionsRepo, SiteOptionsCache } from './options.ts';
 import { RedirectionStore } from './redirection/index.ts';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.ts';
+import { TotalsCache } from './totals-cache.ts';
 import { openPglite, openPostgres, type PoolStats, type Sql, type SqlDriver } from './sql.ts';
 
 /** What a store call can fail with, besides a bug: the store is down, or a unique value is taken. */
@@ -48,6 +49,8 @@ export interface Store {
 interface StoreCaches {
   site: SiteOptionsCache;
   calendarSlugs: SlugCache;
+  /** Only with a change feed to invalidate them (an opened store). */
+  calendarTotals?: TotalsCache;
 }
 
 export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsCache(), calendarSlugs: slugCache() }): Store {
@@ -57,7 +60,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsC
     options: new OptionsRepo(sql, caches.site),
     authSessions: new AuthSessionRepo(sql),
     redirection: new RedirectionStore(sql),
-    calendar: new CalendarRepo(sql, caches.calendarSlugs),
+    calendar: new CalendarRepo(sql, caches.calendarSlugs, caches.calendarTotals),
     loginThrottle: new LoginThrottleRepo(sql),
     secrets: new SiteSecretRepo(sql),
     forms: new FormsRepo(sql),
@@ -112,7 +115,7 @@ export async function openStore(config: StoreConfig, opts: { inMemory?: boolean 
     throw e;
   }
   return {
-    ...storeOn(driver),
+    ...storeOn(driver, { site: new SiteOptionsCache(), calendarSlugs: slugCache(), calendarTotals: new TotalsCache(changes, ['calendar']) }),
     kind: driver.kind,
     // Its own short limit: a frozen server must not hold the readiness probe for the statement timeout.
     ping: async (timeoutMs) => {
