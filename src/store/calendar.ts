@@ -136,10 +136,10 @@ export class CalendarRepo {
       where.push(`(e.title ilike ${like} or (${readable} and (e.description ilike ${like} or e.excerpt ilike ${like})))`);
     }
     for (const ids of [q.categories, q.tags]) {
-      // Child categories count as their parent's, as WordPress's tax_query includes children.
-      // One set of matching events, not a subquery per event (a semi-join the planner can hash).
-      if (ids) where.push(`e.id in (select et.event_id from calendar_event_terms et where et.term_id in (
-        with recursive sub(id) as (select unnest(${p.add(ids)}::int8[]) union select t.id from calendar_terms t join sub on t.parent = sub.id) select id from sub))`);
+      // Child categories count as their parent's, as WordPress's tax_query includes children. The
+      // terms are expanded first, so that each event is checked by one primary-key lookup while the
+      // page is read in date order (the count is what reads every match, and it is kept).
+      if (ids) where.push(`exists (select 1 from calendar_event_terms et where et.event_id = e.id and et.term_id = any(${p.add(await this.withChildTerms(ids))}::int8[]))`);
     }
     if (q.venues) where.push(`exists (select 1 from calendar_event_venues l where l.event_id = e.id and l.venue_id = any(${p.add(q.venues)}::int8[]))`);
     if (q.organizers) where.push(`exists (select 1 from calendar_event_organizers l where l.event_id = e.id and l.organizer_id = any(${p.add(q.organizers)}::int8[]))`);
@@ -162,6 +162,12 @@ export class CalendarRepo {
       e.utc_start_date::text as utc_start_date, e.utc_end_date::text as utc_end_date from calendar_events e where ${cond}
       order by ${order} limit ${p.add(q.limit)} offset ${p.add(q.offset)}`, p.values);
     return { rows, total: n };
+  }
+
+  private async withChildTerms(ids: number[]): Promise<number[]> {
+    const rows = await this.sql.query<{ id: number }>(`with recursive sub(id) as (select unnest($1::int8[])
+      union select t.id from calendar_terms t join sub on t.parent = sub.id) select id from sub`, [ids]);
+    return rows.map((r) => r.id);
   }
 
   async createEvent(f: EventFields, now: Date): Promise<number> {
