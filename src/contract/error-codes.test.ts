@@ -25,6 +25,7 @@ const ARGS: Record<string, unknown[]> = {
   'calendar.cannotEditOthers': [true, true],
   'calendar.termExists': [true, 7],
   'calendar.duplicateTermSlug': ['news'],
+  'widgetsAi.upstreamError': ['Rate limit reached', 429],
   'redirection.invalid': ['Invalid source URL'],
 };
 

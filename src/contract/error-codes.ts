@@ -14,6 +14,9 @@ export class LoginThrottled extends RestError {
   }
 }
 
+/** A refusal for want of a capability: 401 to an anonymous client, 403 to a logged-in one. */
+const refusal = (code: string, message: string) => (loggedIn: boolean) => new RestError(code, message, loggedIn ? 403 : 401);
+
 export const errors = {
   /** The core pipeline: routing, parsing, validation, permissions. */
   core: {
@@ -25,8 +28,7 @@ export const errors = {
     /** `params` and `details` keyed by parameter name; an empty details list is `[]`, as PHP encodes it. */
     invalidParams: (names: string, data: { params: Record<string, string>; details: Record<string, unknown> | [] }) =>
       new RestError('rest_invalid_param', `Invalid parameter(s): ${names}`, 400, data),
-    forbidden: (loggedIn: boolean, message = 'Sorry, you are not allowed to do that.', code = 'rest_forbidden') =>
-      new RestError(code, message, loggedIn ? 403 : 401),
+    forbidden: refusal('rest_forbidden', 'Sorry, you are not allowed to do that.'),
     invalidNamespace: () => new RestError('rest_invalid_namespace', 'The specified namespace could not be found.', 404),
     batchNotAllowed: () => new RestError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400),
     tooLarge: (limit: number) =>
@@ -114,6 +116,12 @@ export const errors = {
   },
 
   history: {
+    cannotViewEvents: refusal('rest_forbidden_context', 'Sorry, you are not allowed to view events.'),
+    cannotUpdateEvents: refusal('rest_forbidden_context', 'Sorry, you are not allowed to update events.'),
+    cannotViewStats: refusal('rest_forbidden_context', 'Sorry, you are not allowed to view stats.'),
+    cannotViewSurrounding: refusal('rest_forbidden', 'You do not have permission to view surrounding events. This feature requires administrator privileges.'),
+    // Only a logged-in reader gets this far: the event's logger is one they may not read.
+    cannotViewEvent: () => new RestError('rest_forbidden_context', 'Sorry, you are not allowed to view this event.', 403),
     invalidEventId: () => new RestError('rest_event_invalid_id', 'Invalid event ID.', 404),
     eventNotFound: () => new RestError('rest_event_not_found', 'Event not found.', 404),
     invalidDate: () => new RestError('rest_invalid_date', 'Invalid date format. Please use Y-m-d H:i:s format (e.g., 2024-01-15 14:30:00).', 400),
@@ -137,10 +145,19 @@ export const errors = {
   widgetsAi: {
     notConfigured: () => new RestError('ai_not_configured', 'No AI backend is configured: set LINTEL_AI_CHAT_URL to enable the AI prompt.', 503),
     serverError: () => new RestError('server_error', 'An error occurred when making a request to the AI server.', 502),
+    /** The AI endpoint's own error status, with its message when it gives one. */
+    upstreamError: (message: string, status: number) => new RestError('server_error', message, status),
   },
 
   oembed: {
+    cannotProxy: refusal('rest_forbidden', 'Sorry, you are not allowed to make proxied oEmbed requests.'),
     invalidUrl: () => new RestError('oembed_invalid_url', 'Not Found', 404),
+  },
+
+  /** Lintel's own namespace (lintel/v1) and endpoints. */
+  lintel: {
+    shadowAdminOnly: refusal('rest_forbidden', 'Sorry, only administrators may read the shadow report.'),
+    metricsUnauthorized: () => new RestError('metrics_unauthorized', 'The metrics need the configured bearer token.', 401),
   },
 
   redirection: {

@@ -19,10 +19,10 @@ export interface Permission<A = unknown> {
 export const publicAccess: Permission = { allows: () => true };
 
 /** Needs a logged-in user with the capability. */
-export function needs(capability: Capability, refusal?: { code: string; message: string }): Permission {
+export function needs(capability: Capability, refusal: (loggedIn: boolean) => RestError = errors.core.forbidden): Permission {
   return {
     allows: (user) => user !== null && can(user, capability),
-    refuse: (user) => errors.core.forbidden(user !== null, refusal?.message, refusal?.code),
+    refuse: (user) => refusal(user !== null),
   };
 }
 

@@ -20,9 +20,9 @@ export const NAMESPACE = 'history/v1';
 const P = (path: string) => `/${NAMESPACE}${path}`;
 const ID = '(?P<id>[\\d]+)';
 
-const viewer = needs('read', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view events.' });
-const updater = needs('manage_options', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to update events.' });
-const statsReader = needs('manage_options', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view stats.' });
+const viewer = needs('read', errors.history.cannotViewEvents);
+const updater = needs('manage_options', errors.history.cannotUpdateEvents);
+const statsReader = needs('manage_options', errors.history.cannotViewStats);
 const admin: Permission = needs('manage_options');
 const loggedIn: Permission = needs('read');
 
@@ -99,7 +99,7 @@ async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
 
 async function surrounding(ctx: RestContext, id: number, count: number): Promise<RestResult> {
   if (!can(ctx.user, 'manage_options')) {
-    throw errors.core.forbidden(ctx.user !== null, 'You do not have permission to view surrounding events. This feature requires administrator privileges.');
+    throw errors.history.cannotViewSurrounding(ctx.user !== null);
   }
   const s = await ctx.store.history.surrounding(id, count);
   if (!s.center) throw errors.history.invalidEventId();
@@ -136,7 +136,7 @@ async function loadEvent(ctx: RestContext, id: number): Promise<HistoryRow> {
 async function loadReadableEvent(ctx: RestContext, id: number): Promise<HistoryRow> {
   const row = await loadEvent(ctx, id);
   const readable = readableLoggers(ctx.user);
-  if (readable && !readable.includes(row.logger)) throw errors.core.forbidden(true, 'Sorry, you are not allowed to view this event.', 'rest_forbidden_context');
+  if (readable && !readable.includes(row.logger)) throw errors.history.cannotViewEvent();
   return row;
 }
 

@@ -69,7 +69,7 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
           maxheight: arg.integer({ description: 'The maximum height of the embed frame in pixels.' }),
           discover: arg.boolean({ description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.', default: true }),
         },
-        permission: needs('edit_posts', { code: 'rest_forbidden', message: 'Sorry, you are not allowed to make proxied oEmbed requests.' }),
+        permission: needs('edit_posts', errors.oembed.cannotProxy),
         handler: (ctx, a) =>
           inFormat(a.format, async () => {
             const url = parseUrl(a.url);

@@ -108,7 +108,7 @@ async function chat(services: Pick<Services, 'config'>, open: StreamOpener, ctx:
     } catch {
       // Not JSON: keep the generic message.
     }
-    return { status: upstream.status, body: { code: 'server_error', message, data: { status: upstream.status } }, headers: STREAM_HEADERS };
+    return { status: upstream.status, body: errors.widgetsAi.upstreamError(message, upstream.status).toBody(), headers: STREAM_HEADERS };
   }
   const out = new PassThrough();
   // Fastify destroys the body stream when the client goes away: cancel the upstream call then.
