@@ -1,8 +1,8 @@
 /**
  * Every error the API answers, declared once: the list of its stable error codes, by area.
  * Callers throw `errors.<area>.<name>(...)`; no other module builds a `RestError` itself.
- * Codes, messages and statuses are the legacy site's (tests and conformance captures assert
- * them byte for byte); the few of Lintel's own are listed in DEVIATIONS.md.
+ * Codes, messages and statuses are the legacy site's wherever it had the error (tests and
+ * conformance captures assert them byte for byte); the others are Lintel's own (see DEVIATIONS.md).
  * This module imports nothing but `RestError`, so any module may import it without a cycle.
  */
 import { RestError } from './errors.ts';
