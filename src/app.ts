@@ -8,7 +8,8 @@ import { LoginThrottle } from './auth/rate-limit.ts';
 import { VerifiedCredentials } from './auth/verified-credentials.ts';
 import { pinnedClock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import { coreErrors, RestError } from './contract/errors.ts';
+import { errors } from './contract/error-codes.ts';
+import type { RestError } from './contract/errors.ts';
 import { openApiDocument, type OpenApiDocument } from './contract/openapi.ts';
 import { parseQueryString } from './contract/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
@@ -61,7 +62,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     // A URL the router refuses (malformed percent-encoding) gets the same error answers as any other.
-    frameworkErrors: (_err, req, reply) => answerError(new RestError('rest_bad_request', 'The URL is not valid percent-encoding.', 400), req, reply),
+    frameworkErrors: (_err, req, reply) => answerError(errors.http.badPercentEncoding(), req, reply),
     // A client's X-Request-Id is kept when it looks like an id, so it cannot write arbitrary text into the logs.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -168,9 +169,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   server.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     const e =
       err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-        ? coreErrors.tooLarge(config.bodyLimit)
+        ? errors.core.tooLarge(config.bodyLimit)
         : err.statusCode && err.statusCode < 500
-          ? new RestError('rest_bad_request', err.message, err.statusCode)
+          ? errors.http.refused(err.message, err.statusCode)
           : asRestError(err, req.log);
     return answerError(e, req, reply);
   });

@@ -2,7 +2,7 @@
  * HTTP Basic authentication with application passwords, as the legacy site answers it: ignored
  * until the first application password exists, then every failure is a 401 before routing.
  */
-import { RestError } from '../contract/errors.ts';
+import { errors } from '../contract/error-codes.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../clock.ts';
 import type { User } from './roles.ts';
@@ -22,21 +22,6 @@ export function parseBasic(header: string | undefined): { login: string; passwor
   return { login: login.includes('\0') ? '' : login, password: decoded.slice(colon + 1) };
 }
 
-const errors = {
-  invalidUsername: () =>
-    new RestError('invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.', 401),
-  invalidEmail: () => new RestError('invalid_email', '<strong>Error:</strong> Unknown email address. Check again or try your username.', 401),
-  incorrectPassword: () => new RestError('incorrect_password', 'The provided password is an invalid application password.', 401),
-  throttled: (s: number) => new LoginThrottled(s),
-};
-
-/** The 429 of a throttled login; `retryAfter` (seconds) goes out as the `Retry-After` header. */
-export class LoginThrottled extends RestError {
-  constructor(readonly retryAfter: number) {
-    super('too_many_login_attempts', `Too many failed login attempts. Try again in ${retryAfter} seconds.`, 429);
-  }
-}
-
 export interface BasicAuthDeps {
   store: Store;
   clock: Clock;
@@ -53,7 +38,7 @@ export async function authenticate(deps: BasicAuthDeps, header: string | undefin
   const known = deps.verified?.get(creds.login, creds.password);
   if (known) {
     const wait = deps.throttle.refusedNow(ip, known.login);
-    if (wait) throw errors.throttled(wait);
+    if (wait) throw errors.auth.throttled(wait);
     return known;
   }
   const version = deps.verified?.versionNow() ?? null;
@@ -62,11 +47,11 @@ export async function authenticate(deps: BasicAuthDeps, header: string | undefin
   if ((!match || match.passwords.length === 0) && !(await deps.store.users.hasAnyAppPassword())) return null;
   // Counted against the user's own login, so that login and e-mail share one count.
   const attempt = await deps.throttle.attempt(ip, match?.user.login ?? creds.login);
-  if (attempt.wait) throw errors.throttled(attempt.wait);
+  if (attempt.wait) throw errors.auth.throttled(attempt.wait);
   if (!match) {
     await attempt.fail();
     await logLogin(deps.store, { user: null, ip, clock: deps.clock }, creds.login, 'unknown_user');
-    throw creds.login.includes('@') ? errors.invalidEmail() : errors.invalidUsername();
+    throw creds.login.includes('@') ? errors.auth.invalidEmail() : errors.auth.invalidUsername();
   }
   const { user, passwords } = match;
   // Check every stored password, so the time taken does not depend on which one matched.
@@ -75,7 +60,7 @@ export async function authenticate(deps: BasicAuthDeps, header: string | undefin
   if (!found) {
     await attempt.fail();
     await logLogin(deps.store, { user: null, ip, clock: deps.clock }, creds.login, 'wrong_password');
-    throw errors.incorrectPassword();
+    throw errors.auth.incorrectPassword();
   }
   await attempt.succeed();
   // Usage is recorded at most once a day, so most requests write nothing.

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import { RestError } from '../contract/errors.ts';
+import { errors } from '../contract/error-codes.ts';
 
 export interface BackendCall {
   /** The HTTP method as received (overrides such as `_method` travel in the query and headers). */
@@ -60,7 +60,7 @@ export async function answerBody(body: BackendAnswer['body']): Promise<Buffer> {
     for await (const c of body) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
   } catch {
     // A streamed answer (the legacy origin's) that breaks off is the origin's failure, not Lintel's.
-    throw new RestError('rest_upstream_unavailable', 'The legacy site broke off its answer.', 502);
+    throw errors.legacy.brokeOff();
   }
   return Buffer.concat(chunks);
 }

@@ -10,16 +10,10 @@
  * of `src/upstream/` is for URLs clients send, not for this.
  */
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
-import { coreErrors, RestError } from '../contract/errors.ts';
+import { errors } from '../contract/error-codes.ts';
+import type { RestError } from '../contract/errors.ts';
 import type { Backend, BackendAnswer, BackendCall } from './backend.ts';
 import { mentionsOrigin, rewriteJson, rewriteLinkHeader, toLintelUrl, toUpstreamPath, toUpstreamQuery, type Renaming, type Rewriter, climbsOut } from './rename.ts';
-
-export const forwardErrors = {
-  notConfigured: () =>
-    new RestError('rest_upstream_unavailable', 'This address is served by the legacy site, and no legacy site is configured (LINTEL_LEGACY_ORIGIN).', 502),
-  unavailable: () => new RestError('rest_upstream_unavailable', 'The legacy site could not be reached.', 502),
-  timeout: (ms: number) => new RestError('rest_upstream_timeout', `The legacy site did not answer within ${ms} ms.`, 504),
-} as const;
 
 /** The connection pool to the legacy origin, shared by every forwarded request. */
 export interface Origin {
@@ -80,8 +74,8 @@ export function forwardBackend(opts: ForwardOptions): Backend {
   const { origin } = opts;
   const rw: Rewriter | null = origin ? { originBase: origin.base, lintelBase: opts.lintelBase, renamings: opts.renamings } : null;
   return async (call) => {
-    if (!origin || !rw) return opts.failure(forwardErrors.notConfigured());
-    if (climbsOut(call.path)) return opts.failure(coreErrors.noRoute());
+    if (!origin || !rw) return opts.failure(errors.legacy.notConfigured());
+    if (climbsOut(call.path)) return opts.failure(errors.core.noRoute());
     const query = toUpstreamQuery(call.query, opts.renamings);
     const url = origin.base + toUpstreamPath(call.path, opts.renamings) + (query ? `?${query}` : '');
     let res: Dispatcher.ResponseData;
@@ -97,7 +91,7 @@ export function forwardBackend(opts: ForwardOptions): Backend {
     } catch (e) {
       const timedOut = isTimeout(e);
       call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, timedOut ? 'legacy origin timed out' : 'legacy origin unreachable');
-      return opts.failure(timedOut ? forwardErrors.timeout(origin.timeoutMs) : forwardErrors.unavailable());
+      return opts.failure(timedOut ? errors.legacy.timeout(origin.timeoutMs) : errors.legacy.unavailable());
     }
     const headers = incomingHeaders(res.headers, rw);
     const type = String(res.headers['content-type'] ?? '');
@@ -111,7 +105,7 @@ export function forwardBackend(opts: ForwardOptions): Backend {
       raw = Buffer.from(await res.body.arrayBuffer());
     } catch (e) {
       call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, 'legacy origin answer broke off');
-      return opts.failure(isTimeout(e) ? forwardErrors.timeout(origin.timeoutMs) : forwardErrors.unavailable());
+      return opts.failure(isTimeout(e) ? errors.legacy.timeout(origin.timeoutMs) : errors.legacy.unavailable());
     }
     delete headers['content-length'];
     return { status: res.statusCode, headers, body: rewriteBody(raw, rw) };

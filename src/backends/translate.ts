@@ -4,7 +4,7 @@
  * namespaces do not go through it: the server calls the pipeline directly.
  */
 import { parseQueryString } from '../contract/php-params.ts';
-import { coreErrors } from '../contract/errors.ts';
+import { errors } from '../contract/error-codes.ts';
 import { answerRest } from '../http/rest-handler.ts';
 import { locateRest } from '../http/rest-request.ts';
 import { restHeaders } from '../http/shape.ts';
@@ -18,7 +18,7 @@ export function translateBackend(services: () => Services): Backend {
     const query = parseQueryString(call.query);
     const loc = locateRest(call.path, query, { restPrefix: s.config.restPrefix, locales: s.mappings.locales });
     if (!loc) {
-      const e = coreErrors.noRoute();
+      const e = errors.core.noRoute();
       return { status: e.status, headers: restHeaders(`${s.config.baseUrl}/${s.config.restPrefix}/`), body: Buffer.from(JSON.stringify(e.toBody())) };
     }
     const input = { method: call.method, headers: call.headers, body: call.body, ip: call.client.ip, log: call.log };

@@ -6,7 +6,8 @@
 import type { RestContext } from '../http/context.ts';
 import type { User } from '../auth/roles.ts';
 import { can, type Capability } from '../auth/roles.ts';
-import { RestError, coreErrors } from './errors.ts';
+import { errors } from './error-codes.ts';
+import { RestError } from './errors.ts';
 
 export interface Permission<A = unknown> {
   allows(user: User | null): boolean;
@@ -18,10 +19,10 @@ export interface Permission<A = unknown> {
 export const publicAccess: Permission = { allows: () => true };
 
 /** Needs a logged-in user with the capability. */
-export function needs(capability: Capability, refusal?: { code: string; message: string }): Permission {
+export function needs(capability: Capability, refusal: (loggedIn: boolean) => RestError = errors.core.forbidden): Permission {
   return {
     allows: (user) => user !== null && can(user, capability),
-    refuse: (user) => coreErrors.forbidden(user !== null, refusal?.message, refusal?.code),
+    refuse: (user) => refusal(user !== null),
   };
 }
 
@@ -31,7 +32,7 @@ export function perRecord<A>(check: NonNullable<Permission<A>['check']>, allows:
 }
 
 export async function authorize<A>(p: Permission<A>, ctx: RestContext, args: A): Promise<void> {
-  if (!p.allows(ctx.user)) throw p.refuse ? p.refuse(ctx.user) : coreErrors.forbidden(ctx.user !== null);
+  if (!p.allows(ctx.user)) throw p.refuse ? p.refuse(ctx.user) : errors.core.forbidden(ctx.user !== null);
   if (p.check) {
     const r = await p.check(ctx, args);
     if (r instanceof RestError) throw r;

@@ -4,7 +4,9 @@
  * invalid one (`rest_invalid_param` with `params` and `details`).
  */
 import type { z } from 'zod';
-import { coreErrors, invalidParams, wpList, type ParamError } from './errors.ts';
+import { errors } from './error-codes.ts';
+import { wpList, type ParamError } from './errors.ts';
+import { paramMap } from './php-params.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
 
@@ -29,22 +31,22 @@ export interface PathParams {
 /** Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400 error. */
 export function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }): Record<string, unknown> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
-  if (missing.length) throw coreErrors.missingParams(missing);
+  if (missing.length) throw errors.core.missingParams(missing);
 
   const out: Record<string, unknown> = {};
-  const errors = unstorable(params, path);
+  const failures = unstorable(params, path);
   for (const a of args) {
-    if (errors.has(a.name)) continue;
+    if (failures.has(a.name)) continue;
     const raw = params[a.name] === null ? undefined : params[a.name];
     // reportInput: a missing nested property is told apart from a wrong value by its input.
     const r = a.schema.safeParse(raw, { reportInput: true });
     if (r.success) {
       if (r.data !== undefined) out[a.name] = r.data;
     } else {
-      errors.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
+      failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
     }
   }
-  if (errors.size) throw invalidParams(errors);
+  if (failures.size) throw invalidParams(failures);
   return out;
 }
 
@@ -152,4 +154,19 @@ function boundsError(param: string, issue: Extract<Issue, { code: 'too_small' | 
   else if (min !== undefined) message = `${param} must be greater than or equal to ${min}`;
   else message = `${param} must be less than or equal to ${max}`;
   return { code: 'rest_out_of_bounds', message, data: null };
+}
+
+/** The one `rest_invalid_param` error for every invalid parameter, as WordPress reports them. */
+export function invalidParams(failures: Map<string, ParamError[]>) {
+  // Keyed by parameter names, which the client chose (a NUL byte is refused under any name, `__proto__` too).
+  const params = paramMap() as Record<string, string>;
+  const details = paramMap() as Record<string, { code: string; message: string; data: unknown }>;
+  for (const [name, list] of failures) {
+    params[name] = list.map((e) => e.message).join(' ');
+    const first = list[0];
+    if (first && first.code) details[name] = { code: first.code, message: first.message, data: first.data };
+  }
+  const names = [...failures.keys()].join(', ');
+  // PHP encodes an empty details array as `[]`, not `{}`: keep that for clients that check the type.
+  return errors.core.invalidParams(names, { params, details: Object.keys(details).length ? details : [] });
 }

@@ -4,14 +4,15 @@
  * connection is closed cleanly: the answer is flushed before the FIN, never cut by a reset.
  */
 import type { Socket } from 'node:net';
-import { RestError } from '../contract/errors.ts';
+import { errors } from '../contract/error-codes.ts';
+import type { RestError } from '../contract/errors.ts';
 
 function refusal(code: string | undefined): RestError {
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return new RestError('rest_request_headers_too_large', 'The request headers are larger than the server accepts.', 431);
+    return errors.http.headersTooLarge();
   }
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RestError('rest_request_timeout', 'The request took too long to arrive.', 408);
-  return new RestError('rest_bad_request', 'The request could not be read.', 400);
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return errors.http.requestTimeout();
+  return errors.http.unreadable();
 }
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };

@@ -3,7 +3,8 @@
  * valid parameters) and run (permission, then the handler). Batch items go through the very same
  * two functions, which is why they are separate.
  */
-import { coreErrors, RestError } from '../contract/errors.ts';
+import { errors } from '../contract/error-codes.ts';
+import { RestError } from '../contract/errors.ts';
 import { authorize } from '../contract/permission.ts';
 import type { Params } from '../contract/php-params.ts';
 import type { Method, RestResult } from '../contract/route.ts';
@@ -43,10 +44,10 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 export function plan(table: RouteTable, call: RestCall): Plan {
   const method = call.method as Method | 'HEAD';
   const match = METHODS.has(method) ? table.match(call.route, method) : null;
-  if (!match?.endpoint) throw coreErrors.noRoute();
+  if (!match?.endpoint) throw errors.core.noRoute();
   // WordPress checks batch eligibility between the route match and the parameters.
-  if (call.ctx.inBatch && !match.endpoint.endpoint.allowBatch) throw coreErrors.batchNotAllowed();
-  if (call.body.json && !call.body.json.ok) throw coreErrors.invalidJson(call.body.json.error);
+  if (call.ctx.inBatch && !match.endpoint.endpoint.allowBatch) throw errors.core.batchNotAllowed();
+  if (call.body.json && !call.body.json.ok) throw errors.core.invalidJson(call.body.json.error);
   const params = mergeParams(call.body, method, call.query, match.urlParams);
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
@@ -95,8 +96,8 @@ export function asRestError(e: unknown, log: { error: (o: object, m: string) => 
   if (e instanceof RestError) return e;
   if (e instanceof StoreUnavailable) {
     log.warn({ err: e.cause }, 'content store unavailable');
-    return coreErrors.storeUnavailable();
+    return errors.core.storeUnavailable();
   }
   log.error({ err: e }, 'unhandled error in handler');
-  return coreErrors.internal();
+  return errors.core.internal();
 }

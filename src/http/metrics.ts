@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { errors } from '../contract/error-codes.ts';
 import type { OpenStore } from '../store/store.ts';
 
 /** The route label of a request answered by the REST pipeline (its matched legacy pattern). */
@@ -95,7 +96,7 @@ export class Metrics {
     server.get('/metrics', async (req, reply) => {
       const given = Buffer.from(req.headers.authorization ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"').send({ code: 'metrics_unauthorized', message: 'The metrics need the configured bearer token.', data: { status: 401 } });
+        return reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"').send(errors.lintel.metricsUnauthorized().toBody());
       }
       return reply.type(this.registry.contentType).send(await this.registry.metrics());
     });

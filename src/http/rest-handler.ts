@@ -3,7 +3,8 @@
  * dispatch everything else through the pipeline, and shape the answer.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, LoginThrottled } from '../auth/basic.ts';
+import { authenticate } from '../auth/basic.ts';
+import { LoginThrottled } from '../contract/error-codes.ts';
 import type { User } from '../auth/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
 import type { RestError } from '../contract/errors.ts';

@@ -8,6 +8,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
+import { errors } from '../contract/error-codes.ts';
 import { RestError } from '../contract/errors.ts';
 import type { Config } from '../config.ts';
 import { isPublicAddress } from './address.ts';
@@ -56,16 +57,6 @@ export interface UpstreamStream {
 /** Opens a request and answers once the headers are in; `signal` (the client going away) cancels it. */
 export type StreamOpener = (url: string, init: FetchInit & { signal: AbortSignal }) => Promise<UpstreamStream>;
 
-export const upstreamErrors = {
-  scheme: () => new RestError('upstream_invalid_url', 'Only http and https URLs can be fetched.', 400),
-  unresolved: (host: string) => new RestError('upstream_unresolved', `The host ${host} could not be resolved.`, 400),
-  forbidden: (host: string) => new RestError('upstream_forbidden_address', `The host ${host} resolves to an address that may not be fetched.`, 403),
-  redirects: (max: number) => new RestError('upstream_too_many_redirects', `The remote site redirected more than ${max} times.`, 400),
-  tooLarge: (max: number) => new RestError('upstream_too_large', `The remote response is larger than ${max} bytes.`, 400),
-  timeout: (ms: number) => new RestError('upstream_timeout', `The remote site did not answer within ${ms} ms.`, 408),
-  unreachable: (host: string) => new RestError('upstream_unreachable', `The host ${host} could not be reached.`, 400),
-} as const;
-
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 async function systemResolve(host: string): Promise<ResolvedAddress[]> {
@@ -82,7 +73,7 @@ function addressChecker(opts: UpstreamOptions): (url: URL) => Promise<ResolvedAd
   const resolve = opts.resolve ?? systemResolve;
   const allow = new Set(opts.allow.map((h) => h.toLowerCase()));
   return async function check(url: URL): Promise<ResolvedAddress> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw upstreamErrors.scheme();
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.upstream.scheme();
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: ResolvedAddress[];
     if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
@@ -90,12 +81,12 @@ function addressChecker(opts: UpstreamOptions): (url: URL) => Promise<ResolvedAd
       try {
         addresses = await resolve(host);
       } catch {
-        throw upstreamErrors.unresolved(host);
+        throw errors.upstream.unresolved(host);
       }
-      if (addresses.length === 0) throw upstreamErrors.unresolved(host);
+      if (addresses.length === 0) throw errors.upstream.unresolved(host);
     }
     // Every address must pass: a name with one private answer could be steered to it.
-    if (!allow.has(host.toLowerCase()) && !addresses.every((a) => isPublicAddress(a.address))) throw upstreamErrors.forbidden(host);
+    if (!allow.has(host.toLowerCase()) && !addresses.every((a) => isPublicAddress(a.address))) throw errors.upstream.forbidden(host);
     return addresses[0];
   };
 }
@@ -104,7 +95,7 @@ function parseTarget(target: string): URL {
   try {
     return new URL(target);
   } catch {
-    throw upstreamErrors.scheme();
+    throw errors.upstream.scheme();
   }
 }
 
@@ -121,12 +112,12 @@ export function guardedFetcher(opts: UpstreamOptions): Fetcher {
       const dispatcher = opts.dispatcher ? opts.dispatcher(pinned) : pinnedAgent(pinned, opts.timeoutMs);
       try {
         const res = await request(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body, dispatcher, signal }).catch((e: unknown) => {
-          throw signal.aborted ? upstreamErrors.timeout(opts.timeoutMs) : e instanceof RestError ? e : upstreamErrors.unreachable(url.hostname);
+          throw signal.aborted ? errors.upstream.timeout(opts.timeoutMs) : e instanceof RestError ? e : errors.upstream.unreachable(url.hostname);
         });
         const location = res.headers.location;
         if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && init.body === undefined) {
           await res.body.dump().catch(() => undefined);
-          if (hop >= maxRedirects) throw upstreamErrors.redirects(maxRedirects);
+          if (hop >= maxRedirects) throw errors.upstream.redirects(maxRedirects);
           const next = new URL(location, url);
           // Credentials are for the host they were given for: never sent on to another origin.
           if (next.origin !== url.origin && init.headers) init = { ...init, headers: withoutCredentials(init.headers) };
@@ -163,7 +154,7 @@ export function guardedStream(opts: UpstreamOptions): StreamOpener {
     } catch (e) {
       closeAgent();
       if (e instanceof RestError) throw e;
-      throw e instanceof Error && e.name === 'HeadersTimeoutError' ? upstreamErrors.timeout(opts.timeoutMs) : upstreamErrors.unreachable(url.hostname);
+      throw e instanceof Error && e.name === 'HeadersTimeoutError' ? errors.upstream.timeout(opts.timeoutMs) : errors.upstream.unreachable(url.hostname);
     }
   };
 }
@@ -189,21 +180,21 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, si
     for await (const chunk of body) {
       size += (chunk as Buffer).length;
       // Leaving the loop by throwing ends the stream.
-      if (size > max) throw upstreamErrors.tooLarge(max);
+      if (size > max) throw errors.upstream.tooLarge(max);
       chunks.push(chunk as Buffer);
     }
   } catch (e) {
     if (e instanceof RestError) throw e;
-    throw signal.aborted ? upstreamErrors.timeout(timeoutMs) : e;
+    throw signal.aborted ? errors.upstream.timeout(timeoutMs) : e;
   }
   return Buffer.concat(chunks);
 }
 
 /** A slow DNS answer counts against the same time limit. */
 function withDeadline<T>(p: Promise<T>, signal: AbortSignal, timeoutMs: number): Promise<T> {
-  if (signal.aborted) return Promise.reject(upstreamErrors.timeout(timeoutMs));
+  if (signal.aborted) return Promise.reject(errors.upstream.timeout(timeoutMs));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(upstreamErrors.timeout(timeoutMs));
+    const onAbort = () => reject(errors.upstream.timeout(timeoutMs));
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { answerBody } from '../../backends/backend.ts';
 import { arg } from '../../contract/args.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
 import { parseQueryString } from '../../contract/php-params.ts';
 import { publicAccess } from '../../contract/permission.ts';
@@ -67,7 +68,7 @@ export function batchRoutes(services: Services): RouteDecl[] {
           // primary) are its writes: sent there one by one, outside any transaction.
           const forwarded = calls.map((call, i) => (call instanceof RestError || services.backends.forRoute(call.route)?.answeredBy !== 'legacy' ? null : forwardedItem(services, items[i], call, ctx)));
           if (a.validation === 'require-all-validate' && forwarded.some(Boolean)) {
-            return { status: 207, body: { failed: 'validation', responses: forwarded.map((f) => (f ? errorItem(forwardedInTransaction()) : null)) } };
+            return { status: 207, body: { failed: 'validation', responses: forwarded.map((f) => (f ? errorItem(errors.batch.forwardedInTransaction()) : null)) } };
           }
           const body = a.validation === 'require-all-validate' ? await allOrNothing(table, calls, ctx) : await inTurn(table, calls, forwarded);
           return { status: 207, body };
@@ -81,7 +82,7 @@ export function batchRoutes(services: Services): RouteDecl[] {
 function subCall(item: BatchItem, ctx: RestContext): RestCall | RestError {
   const m = /^([^?#]*)(?:\?([^#]*))?/.exec(item.path);
   // A protocol-relative path names a host, not a route: PHP's parse_url has no path to give.
-  if (!m || item.path.startsWith('//')) return new RestError('parse_path_failed', 'Could not parse the path.', 400);
+  if (!m || item.path.startsWith('//')) return errors.batch.parsePathFailed();
   const headers = Object.fromEntries(Object.entries(item.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   return {
     method: item.method,
@@ -99,14 +100,6 @@ async function inTurn(table: RouteTable, calls: (RestCall | RestError)[], forwar
     responses.push(call instanceof RestError ? errorItem(call) : forward ? await forward().catch((e: unknown) => errorItem(asForwardError(e))) : toItem(await dispatch(table, call), call));
   }
   return { responses };
-}
-
-function forwardedInTransaction(): RestError {
-  return new RestError(
-    'rest_batch_forwarded',
-    'This route is served by the legacy site, so it cannot join a require-all-validate transaction; send it in a "normal" batch or on its own.',
-    400,
-  );
 }
 
 type ForwardedItem = () => Promise<ItemResponse>;
@@ -196,7 +189,7 @@ function withStore(call: RestCall, store: Store): RestCall {
 
 /** The items after a failing one in a rolled-back batch never ran (Lintel's own answer; see DEVIATIONS.md). */
 function notRun(): ItemResponse {
-  return errorItem(new RestError('rest_batch_not_run', 'Not run: an earlier request of this batch failed, so nothing was written.', 424));
+  return errorItem(errors.batch.notRun());
 }
 
 function errorItem(e: RestError): ItemResponse {

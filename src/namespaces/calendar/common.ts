@@ -1,6 +1,8 @@
 /** What every calendar handler shares: the site view, errors, access rules and archive paging. */
 import { can } from '../../auth/roles.ts';
-import { invalidParams, RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
+import type { RestError } from '../../contract/errors.ts';
+import { invalidParams } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Site } from './shape.ts';
 
@@ -45,10 +47,10 @@ export function canEdit(ctx: RestContext, r: { author: number }): boolean {
 /** Attributing a record to another user needs `edit_others_posts`, as in WordPress core's posts controller (0 is no one, as PHP's `empty`). */
 export function assertMayAttribute(ctx: RestContext, author: number, creating: boolean): void {
   if (author === 0 || author === ctx.user?.id || canEditAny(ctx)) return;
-  throw new RestError('rest_cannot_edit_others', `Sorry, you are not allowed to ${creating ? 'create' : 'update'} posts as this user.`, ctx.user ? 403 : 401);
+  throw errors.calendar.cannotEditOthers(ctx.user !== null, creating);
 }
 
-export const forbidden = (ctx: RestContext) => new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', ctx.user ? 403 : 401);
+export const forbidden = (ctx: RestContext) => errors.core.forbidden(ctx.user !== null);
 
 /** rest_url and its neighbours: the first as given (raw spaces), the others urlencoded with `page` last. */
 export function archiveLinks(base: string, args: [string, string | number][], page: number, hasNext: boolean, extras: [string, string][] = []) {

@@ -1,6 +1,6 @@
 /** Events: the archive with its filters, single reads, and writes. */
 import { can } from '../../auth/roles.ts';
-import { RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { EventFields, EventQuery, EventRow } from '../../store/calendar.ts';
@@ -14,16 +14,6 @@ import { eventObject, type EventLinks, type Site } from './shape.ts';
 import { logPost } from '../history/log.ts';
 import { resolveTermsForWrite, resolveTermFilter } from './terms.ts';
 import { sameSecret } from '../../auth/secrets.ts';
-
-export const eventErrors = {
-  notFound: (id: number) => new RestError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404),
-  invalidId: () => new RestError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),
-  gone: () => new RestError('event-no-longer-available', 'This event is no longer available', 403),
-  notAccessible: () => new RestError('event-not-accessible', 'The requested event is not accessible', 403),
-  passwordProtected: () => new RestError('event-password-protected', 'The requested event is not accessible without a password', 403),
-  pageNotFound: () => new RestError('event-archive-page-not-found', 'The requested event archive page does not exist', 404),
-  inTrash: () => new RestError('event-is-in-trash', 'The event is already trashed', 410),
-};
 
 export async function eventLinks(store: Store, ids: number[]): Promise<Map<number, EventLinks>> {
   const [venues, organizers, terms] = await Promise.all([store.calendar.linkedOf('venue', ids), store.calendar.linkedOf('organizer', ids), store.calendar.termsOf(ids)]);
@@ -93,7 +83,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
   else if (a.geoloc === true) q.geo = { point: null, radiusKm: geoRadiusKm };
 
   const { rows, total } = await store.eventArchive(q);
-  if (rows.length === 0 && a.page > 1) throw eventErrors.pageNotFound();
+  if (rows.length === 0 && a.page > 1) throw errors.calendar.eventPageNotFound();
   const links = await eventLinks(ctx.store, rows.map((r) => r.id));
   const events = rows.map((e) => eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' }));
   const perPage = clampPerPage(a.per_page);
@@ -124,14 +114,14 @@ export async function loadEvent(ctx: RestContext, id: number): Promise<EventRow>
   const e = await ctx.store.calendar.event(id);
   if (e) return e;
   const kind = await ctx.store.calendar.kindOf(id);
-  throw kind ? eventErrors.invalidId() : eventErrors.notFound(id);
+  throw kind ? errors.calendar.invalidEventId() : errors.calendar.eventNotFound(id);
 }
 
 export async function readEvent(ctx: RestContext, e: EventRow, password: string | undefined) {
-  if (e.status === 'trash') throw eventErrors.gone();
-  if (!canRead(ctx, e)) throw eventErrors.notAccessible();
+  if (e.status === 'trash') throw errors.calendar.eventGone();
+  if (!canRead(ctx, e)) throw errors.calendar.eventNotAccessible();
   // Only the event's own password opens it, for administrators too: the route has no `context=edit`, the legacy site's other way in.
-  if (e.password !== '' && (password === undefined || !sameSecret(e.password, password))) throw eventErrors.passwordProtected();
+  if (e.password !== '' && (password === undefined || !sameSecret(e.password, password))) throw errors.calendar.eventPasswordProtected();
   return { body: await eventBody(await siteOf(ctx), e, true) };
 }
 
@@ -257,7 +247,7 @@ export async function updateEvent(ctx: RestContext, e: EventRow, a: EventWriteAr
 
 export async function deleteEvent(ctx: RestContext, e: EventRow) {
   if (!canEdit(ctx, e)) throw forbidden(ctx);
-  if (e.status === 'trash') throw eventErrors.inTrash();
+  if (e.status === 'trash') throw errors.calendar.eventInTrash();
   await ctx.store.transaction(async (store) => {
     await store.calendar.updateEvent(e.id, { status: 'trash', slug: `${e.slug}__trashed` }, ctx.clock.now());
     await logPost(store, ctx, 'post_trashed', 'event', e);

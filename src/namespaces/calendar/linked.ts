@@ -1,6 +1,6 @@
 /** Venues and organizers: one implementation, two kinds. */
 import { can } from '../../auth/roles.ts';
-import { RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
@@ -13,13 +13,6 @@ import { logPost } from '../history/log.ts';
 export const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'image'] as const;
 export const ORGANIZER_FIELDS = ['phone', 'website', 'email', 'image'] as const;
 const PLURAL = { venue: 'venues', organizer: 'organizers' } as const;
-
-export const linkedErrors = {
-  pageNotFound: (k: LinkedKind) => new RestError(`${k}-archive-page-not-found`, `The requested ${k} archive page does not exist`, 404),
-  notAccessible: (k: LinkedKind) => new RestError(`${k}-not-accessible`, `The requested ${k} is not accessible`, 403),
-  inTrash: (k: LinkedKind) => new RestError(`${k}-is-in-trash`, `The ${k} is already trashed`, 410),
-  invalidLinked: () => new RestError('invalid-linked-post-id', 'The provided linked post ID is not valid', 400),
-};
 
 type Row = VenueRow | OrganizerRow;
 
@@ -41,7 +34,7 @@ export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Linke
     limit: perPage,
     offset: (a.page - 1) * perPage,
   });
-  if (rows.length === 0 && a.page > 1) throw linkedErrors.pageNotFound(kind);
+  if (rows.length === 0 && a.page > 1) throw errors.calendar.linkedPageNotFound(kind);
   const pages = Math.ceil(total / perPage);
   const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
   if (a.event !== undefined) echo.push(['event', a.event]);
@@ -64,7 +57,7 @@ export async function linkedBySlug(ctx: RestContext, kind: LinkedKind, slug: str
 }
 
 export async function readLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
-  if (!canRead(ctx, r)) throw linkedErrors.notAccessible(kind);
+  if (!canRead(ctx, r)) throw errors.calendar.linkedNotAccessible(kind);
   return { body: linkedObject(await siteOf(ctx), kind, r, true) };
 }
 
@@ -124,7 +117,7 @@ export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a
 
 export async function deleteLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
-  if (r.status === 'trash') throw linkedErrors.inTrash(kind);
+  if (r.status === 'trash') throw errors.calendar.linkedInTrash(kind);
   await ctx.store.transaction(async (store) => {
     await store.calendar.updateLinked(kind, r.id, { status: 'trash', slug: `${r.slug}__trashed` }, ctx.clock.now());
     await logPost(store, ctx, 'post_trashed', kind, r);
@@ -140,7 +133,7 @@ export async function resolveLinked(ctx: RestContext, kind: LinkedKind, value: u
     if (typeof item === 'object' && item !== null) {
       const o = item as Record<string, unknown>;
       if (o.id !== undefined) {
-        if ((await ctx.store.calendar.kindOf(Number(o.id))) !== kind) throw linkedErrors.invalidLinked();
+        if ((await ctx.store.calendar.kindOf(Number(o.id))) !== kind) throw errors.calendar.invalidLinked();
         out.push(Number(o.id));
       } else {
         if (typeof o[kind] !== 'string' || o[kind] === '') throw invalidParam(kind);

@@ -1,6 +1,6 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
 import { can } from '../../auth/roles.ts';
-import { RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
 import type { RestContext } from '../../http/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
@@ -59,13 +59,7 @@ export async function termBody(ctx: RestContext, t: TermRow) {
   return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), { allow });
 }
 
-// Hierarchical taxonomies (categories) check names per parent; tags per taxonomy.
-const termExists = (taxonomy: Taxonomy, id: number) => new RestError('term_exists',
-  `A term with the name provided already exists ${taxonomy === 'category' ? 'with this parent' : 'in this taxonomy'}.`, 400, { term_id: id });
-
-// WordPress's wp_update_term error, with a status (see DEVIATIONS.md: calendar-term-duplicate-slug).
-// WordPress's own message (its entities included, as wp_update_term writes them).
-const duplicateSlug = (slug: string) => new RestError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
+const termExists = (taxonomy: Taxonomy, id: number) => errors.calendar.termExists(taxonomy === 'category', id);
 
 export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFields) {
   const name = String(a.name).trim();
@@ -93,7 +87,7 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
     const slug = slugify(String(a.slug)) || slugify(patch.name ?? t.name);
     const other = await ctx.store.calendar.termBySlugOrName(t.taxonomy, slug);
     if (other && other.id !== t.id && other.slug === slug) {
-      throw duplicateSlug(slug);
+      throw errors.calendar.duplicateTermSlug(slug);
     }
     patch.slug = slug;
   }
@@ -106,7 +100,7 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
     try {
       await store.calendar.updateTerm(t.id, patch);
     } catch (e) {
-      if (e instanceof UniqueViolation) throw duplicateSlug(patch.slug!);
+      if (e instanceof UniqueViolation) throw errors.calendar.duplicateTermSlug(patch.slug!);
       throw e;
     }
     const after = (await store.calendar.term(t.taxonomy, t.id))!;

@@ -2,7 +2,7 @@
  * The forms model shared by forms-views and forms-submissions: the legacy SingleSubmission object,
  * display strings of values, CSV exports and the submission add-on handlers.
  */
-import { RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
 import { fmt, instantToWall } from '../calendar/dates.ts';
@@ -14,8 +14,6 @@ export const DATA_SOURCE = 'store';
 const NO_VALUE = new Set(['submit', 'html', 'hr']);
 
 export const valueFields = (fields: FormField[]) => fields.filter((f) => !NO_VALUE.has(f.type));
-
-export const malformed = (message = 'Malformed request') => new RestError('malformed_request', message, 400);
 
 /** A value as one string: lists (multi-selects, uploads) joined with ", ". */
 export function displayValue(v: FieldValue | undefined): string {
@@ -84,12 +82,12 @@ export function submissionIdOf(v: unknown): number {
     try {
       o = JSON.parse(o);
     } catch {
-      throw malformed();
+      throw errors.forms.malformed();
     }
   }
   const id = o !== null && typeof o === 'object' ? (o as Record<string, unknown>).submissionRecordId : o;
   const n = typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw malformed();
+  if (!Number.isSafeInteger(n) || n <= 0) throw errors.forms.malformed();
   return n;
 }
 
@@ -100,10 +98,10 @@ export function submissionObject(v: unknown): Record<string, unknown> {
     try {
       o = JSON.parse(o);
     } catch {
-      throw malformed();
+      throw errors.forms.malformed();
     }
   }
-  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw malformed();
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw errors.forms.malformed();
   return o as Record<string, unknown>;
 }
 

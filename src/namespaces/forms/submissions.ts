@@ -1,7 +1,8 @@
 /** forms-submissions: the admin's submission table, trash, edits, exports, settings and e-mail resends. */
 import { z } from 'zod';
 import { arg, item } from '../../contract/args.ts';
-import { invalidParams } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
+import { invalidParams } from '../../contract/validate.ts';
 import { needs } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -12,7 +13,7 @@ import { sendMail } from '../../upstream/mail.ts';
 import { endOfDay, parseWall, instantToWall, wallToInstant } from '../calendar/dates.ts';
 import { deleteExportFile, FILES_PATH, writeExportFile } from './files.ts';
 import {
-  aggregatedKey, displayValue, EXTRA_HANDLERS, fieldDefinition, malformed, NO_EXTRA, singleSubmission, siteZone, submissionIdOf,
+  aggregatedKey, displayValue, EXTRA_HANDLERS, fieldDefinition, NO_EXTRA, singleSubmission, siteZone, submissionIdOf,
   submissionObject, submissionsCsv, valueFields,
 } from './model.ts';
 
@@ -30,18 +31,18 @@ const post = <S extends ArgShape>(path: string, args: S, handler: (ctx: RestCont
 async function loadForm(ctx: RestContext, id: unknown): Promise<{ form: Form; fields: FormField[] }> {
   const n = Number(id);
   const form = Number.isSafeInteger(n) && n > 0 ? await ctx.store.forms.form(n) : null;
-  if (!form) throw malformed('Form not found');
+  if (!form) throw errors.forms.malformed('Form not found');
   return { form, fields: await ctx.store.forms.fields(form.id) };
 }
 
 async function loadSubmission(ctx: RestContext, v: unknown): Promise<Submission> {
   const s = await ctx.store.forms.submission(submissionIdOf(v));
-  if (!s) throw malformed('Submission not found');
+  if (!s) throw errors.forms.malformed('Submission not found');
   return s;
 }
 
 const submissionList = (v: unknown): unknown[] => {
-  if (!Array.isArray(v)) throw malformed();
+  if (!Array.isArray(v)) throw errors.forms.malformed();
   return v;
 };
 
@@ -49,12 +50,12 @@ const submissionList = (v: unknown): unknown[] => {
 async function getSubmissions(ctx: RestContext, a: { form_ids: number[] }) {
   const p = ctx.params;
   const type = p.type;
-  if (type !== 'columns' && type !== 'data') throw malformed('type must be columns or data');
+  if (type !== 'columns' && type !== 'data') throw errors.forms.malformed('type must be columns or data');
   const { fields } = await loadForm(ctx, a.form_ids[0]);
   if (type === 'columns') return Object.fromEntries(valueFields(fields).map((f) => [f.key, fieldDefinition(f)]));
   const int = (v: unknown, d: number, min: number) => (typeof v === 'string' || typeof v === 'number') && /^\d+$/.test(String(v)) ? Math.max(min, Number(v)) : d;
   // Unix seconds a Date can hold (±8.64e12 s); beyond them the date range is bad input, not a store failure.
-  for (const k of ['start_date', 'end_date'] as const) if (int(p[k], 0, 0) > 8.64e12) throw malformed(`${k} is out of range`);
+  for (const k of ['start_date', 'end_date'] as const) if (int(p[k], 0, 0) > 8.64e12) throw errors.forms.malformed(`${k} is out of range`);
   const pageSize = int(p.page_size, 10, 1);
   const page = int(p.current_page, 1, 1);
   const start = int(p.start_date, 0, 0);
@@ -78,7 +79,7 @@ async function getSubmissions(ctx: RestContext, a: { form_ids: number[] }) {
 /** Values sent in a SingleSubmission's field collection, by field id; fields the form does not have are ignored. */
 function sentValues(fields: FormField[], single: Record<string, unknown>): Record<string, FieldValue> {
   const collection = single.submissionFieldCollection;
-  if (collection === null || typeof collection !== 'object') throw malformed();
+  if (collection === null || typeof collection !== 'object') throw errors.forms.malformed();
   const out: Record<string, FieldValue> = {};
   for (const [slug, entry] of Object.entries(collection as Record<string, unknown>)) {
     const field = valueFields(fields).find((f) => f.key === slug || String(f.id) === String((entry as { id?: unknown })?.id));
@@ -130,7 +131,7 @@ async function exportCsv(ctx: RestContext, a: Args<typeof exportArgs>) {
     const { form, fields } = await loadForm(ctx, a.form_ids[0]);
     return { [form.id]: submissionsCsv(fields, await forms.submissions({ formId: form.id, ids: a.submissions }), zone) };
   }
-  throw malformed();
+  throw errors.forms.malformed();
 }
 
 /** Merge tags in e-mail settings: `{field:key}`, `{all_fields_table}`, `{form:title}`, `{submission:sequence}`; values escaped in HTML mail. */
@@ -154,14 +155,14 @@ const emailActionArgs = { submission: arg.integer({ required: true }), action_se
 async function emailAction(services: Pick<Services, 'config'>, ctx: RestContext, a: Args<typeof emailActionArgs>) {
   const { form, fields } = await loadForm(ctx, ctx.params.formID);
   const s = await ctx.store.forms.submission(a.submission);
-  if (!s || s.formId !== form.id) throw malformed('Submission not found');
+  if (!s || s.formId !== form.id) throw errors.forms.malformed('Submission not found');
   const settings = a.action_settings;
   const str = (k: string) => (typeof settings[k] === 'string' ? (settings[k] as string) : '');
   const html = str('email_format') !== 'plain';
   const merge = (k: string, asHtml = false) => mergeTags(str(k), form, fields, s, asHtml);
   const list = (k: string) => merge(k).split(',').map((x) => x.trim()).filter(Boolean);
   const to = list('to');
-  if (to.length === 0) throw malformed('The e-mail action has no recipient');
+  if (to.length === 0) throw errors.forms.malformed('The e-mail action has no recipient');
   const fromAddress = merge('from_address');
   const fromName = merge('from_name');
   const message = {
@@ -197,7 +198,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       await ctx.store.transaction(async (store) => {
         for (const v of submissionList(a.submissions)) {
           const s = await store.forms.submission(submissionIdOf(v));
-          if (!s) throw malformed('Submission not found');
+          if (!s) throw errors.forms.malformed('Submission not found');
           // Active submissions go to the trash; trashed ones are deleted for good.
           if (s.status === 'active') await store.forms.setStatus(s.id, 'trash');
           else await store.forms.deleteSubmission(s.id);
@@ -218,7 +219,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
         const ids = submissionList(a.submissions).map(submissionIdOf);
         for (const id of ids) {
           const s = await store.forms.submission(id);
-          if (!s) throw malformed('Submission not found');
+          if (!s) throw errors.forms.malformed('Submission not found');
           if (a.restore) await store.forms.setStatus(id, 'active');
         }
       });
@@ -234,7 +235,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
     }),
     post('/export', exportArgs, exportCsv),
     post('/download-all', { form_ids: arg.array(item.integer()) }, async (ctx, a) => {
-      if (!a.form_ids?.length) throw malformed();
+      if (!a.form_ids?.length) throw errors.forms.malformed();
       const { form, fields } = await loadForm(ctx, a.form_ids[0]);
       const csv = submissionsCsv(fields, await ctx.store.forms.submissions({ formId: form.id, status: 'active' }), await siteZone(ctx));
       const { name, filePath } = await writeExportFile(dir, form.id, csv);

@@ -7,7 +7,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { can } from '../../auth/roles.ts';
 import { RequestLimiter } from '../../auth/rate-limit.ts';
 import { arg } from '../../contract/args.ts';
-import { coreErrors, RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import type { Permission } from '../../contract/permission.ts';
 import { publicAccess } from '../../contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
@@ -20,8 +20,6 @@ const P = (path: string) => `/${NAMESPACE}${path}`;
 const TOKEN_HEADER = 'x-ninjaformsviews-auth';
 const TOKEN_SECRET = 'forms_views_token';
 export const TOKEN_LIFETIME_S = 900;
-
-const rateLimited = () => new RestError('rate_limit_exceeded', 'Too many requests. Please try again later.', 429);
 
 interface TokenPayload {
   formIds: number[];
@@ -41,16 +39,15 @@ export async function issueToken(ctx: RestContext, formIds: number[]): Promise<{
 
 /** The token's payload when it is genuine and unexpired; null when not; throws `invalid_token` when it cannot be decoded. */
 async function verifyToken(ctx: RestContext, token: string): Promise<TokenPayload | null> {
-  const invalid = () => new RestError('invalid_token', 'The token could not be decoded.', 403);
   const text = Buffer.from(token, 'base64').toString('utf8');
   const [hash, publicKey] = text.split(':', 2);
-  if (!/^[0-9a-f]{64}$/.test(hash ?? '') || publicKey === undefined) throw invalid();
+  if (!/^[0-9a-f]{64}$/.test(hash ?? '') || publicKey === undefined) throw errors.forms.invalidToken();
   const payload = text.slice(hash.length + publicKey.length + 2);
   let parsed: TokenPayload;
   try {
     parsed = JSON.parse(payload) as TokenPayload;
   } catch {
-    throw invalid();
+    throw errors.forms.invalidToken();
   }
   const expected = Buffer.from(sign(publicKey, payload, await secretOf(ctx)));
   if (!timingSafeEqual(expected, Buffer.from(hash))) return null;
@@ -65,12 +62,12 @@ function viewerAccess(limiter: RequestLimiter): Permission<{ id?: number }> {
   return {
     allows: () => true,
     async check(ctx, args) {
-      if (!isAdmin(ctx) && !limiter.hit(`${ctx.ip}\u0000${ctx.route}`)) return rateLimited();
+      if (!isAdmin(ctx) && !limiter.hit(`${ctx.ip}\u0000${ctx.route}`)) return errors.forms.rateLimited();
       if (isAdmin(ctx)) return true;
       const header = ctx.headers[TOKEN_HEADER];
       const token = Array.isArray(header) ? header[0] : header;
       const payload = token ? await verifyToken(ctx, token) : null;
-      if (!payload || (args.id !== undefined && !payload.formIds.includes(Number(args.id)))) return coreErrors.forbidden(ctx.user !== null);
+      if (!payload || (args.id !== undefined && !payload.formIds.includes(Number(args.id)))) return errors.core.forbidden(ctx.user !== null);
       return true;
     },
   };
@@ -99,17 +96,17 @@ function refererPath(ctx: RestContext, referer: string): string | null {
 
 async function refreshToken(ctx: RestContext) {
   const p = ctx.params;
-  if (Array.isArray(p.formIds) && p.formIds.length > 1) throw new RestError('too_many_form_ids', 'A token is issued for one form at a time.', 400);
+  if (Array.isArray(p.formIds) && p.formIds.length > 1) throw errors.forms.tooManyFormIds();
   const raw = p.formID ?? (Array.isArray(p.formIds) ? p.formIds[0] : undefined);
   const formId = typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw)) ? Number(raw) : 0;
-  if (!Number.isSafeInteger(formId) || formId <= 0) throw new RestError('invalid_form_id', 'A valid form ID is required.', 400);
-  if (!(await ctx.store.forms.form(formId))) throw new RestError('form_not_found', 'Form not found.', 404);
+  if (!Number.isSafeInteger(formId) || formId <= 0) throw errors.forms.invalidFormId();
+  if (!(await ctx.store.forms.form(formId))) throw errors.forms.formNotFound();
   const referer = ctx.headers.referer;
-  if (typeof referer !== 'string' || referer === '') throw new RestError('invalid_request', 'The request has no referring page.', 403);
+  if (typeof referer !== 'string' || referer === '') throw errors.forms.noReferer();
   const page = refererPath(ctx, referer);
   const onPage = page ? await ctx.store.forms.formsOnPage(page) : [];
-  if (onPage.length === 0) throw new RestError('post_id_not_found', 'The referring page is not a page of this site that shows a submissions table.', 403);
-  if (!onPage.some((f) => f.id === formId)) throw new RestError('unauthorized_form_access', 'The referring page does not show this form\'s submissions.', 403);
+  if (onPage.length === 0) throw errors.forms.refererNotSubmissionsPage();
+  if (!onPage.some((f) => f.id === formId)) throw errors.forms.formNotOnReferer();
   const { token, publicKey } = await issueToken(ctx, [formId]);
   return { token, publicKey, expiresIn: TOKEN_LIFETIME_S, formID: formId };
 }
@@ -154,7 +151,7 @@ export function formsViewsRoutes(): RouteDecl[] {
       args: {},
       permission: {
         ...publicAccess,
-        check: (ctx) => (refreshLimiter.hit(ctx.ip) ? true : rateLimited()),
+        check: (ctx) => (refreshLimiter.hit(ctx.ip) ? true : errors.forms.rateLimited()),
       },
       handler: async (ctx) => ({ body: await refreshToken(ctx) }),
     })),

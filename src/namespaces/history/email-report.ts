@@ -3,6 +3,7 @@
  * test send of it to the reader through the configured SMTP server (LINTEL_SMTP_URL).
  */
 import type { Config } from '../../config.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { RestResult } from '../../contract/route.ts';
@@ -44,7 +45,7 @@ export async function emailPreview(ctx: RestContext, config: Pick<Config, 'smtpU
   } catch (e) {
     if (e instanceof RestError) throw e; // no mail server configured: 503 mail_not_configured
     ctx.log.warn({ err: e }, 'history email report: send failed');
-    throw new RestError('email_send_failed', 'Failed to send test email.', 500);
+    throw errors.history.emailSendFailed();
   }
   return { body: { success: true, message: `Test email sent successfully to ${to}.` } };
 }

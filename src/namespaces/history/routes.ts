@@ -1,7 +1,7 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
 import { can } from '../../auth/roles.ts';
 import { arg } from '../../contract/args.ts';
-import { RestError, coreErrors } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { needs, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -20,9 +20,9 @@ export const NAMESPACE = 'history/v1';
 const P = (path: string) => `/${NAMESPACE}${path}`;
 const ID = '(?P<id>[\\d]+)';
 
-const viewer = needs('read', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view events.' });
-const updater = needs('manage_options', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to update events.' });
-const statsReader = needs('manage_options', { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view stats.' });
+const viewer = needs('read', errors.history.cannotViewEvents);
+const updater = needs('manage_options', errors.history.cannotUpdateEvents);
+const statsReader = needs('manage_options', errors.history.cannotViewStats);
 const admin: Permission = needs('manage_options');
 const loggedIn: Permission = needs('read');
 
@@ -99,10 +99,10 @@ async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
 
 async function surrounding(ctx: RestContext, id: number, count: number): Promise<RestResult> {
   if (!can(ctx.user, 'manage_options')) {
-    throw coreErrors.forbidden(ctx.user !== null, 'You do not have permission to view surrounding events. This feature requires administrator privileges.');
+    throw errors.history.cannotViewSurrounding(ctx.user !== null);
   }
   const s = await ctx.store.history.surrounding(id, count);
-  if (!s.center) throw eventNotFound();
+  if (!s.center) throw errors.history.invalidEventId();
   const rows = [...s.before, s.center, ...s.after];
   return {
     body: await shapeAll(ctx, rows),
@@ -126,11 +126,9 @@ async function hasUpdates(ctx: RestContext, a: List): Promise<RestResult> {
   return { body: { new_events_count: await ctx.store.history.count(buildFilter(keep, ctx.user, zone, ctx.clock)) } };
 }
 
-const eventNotFound = () => new RestError('rest_event_invalid_id', 'Invalid event ID.', 404);
-
 async function loadEvent(ctx: RestContext, id: number): Promise<HistoryRow> {
   const row = await ctx.store.history.byId(id);
-  if (!row) throw eventNotFound();
+  if (!row) throw errors.history.invalidEventId();
   return row;
 }
 
@@ -138,7 +136,7 @@ async function loadEvent(ctx: RestContext, id: number): Promise<HistoryRow> {
 async function loadReadableEvent(ctx: RestContext, id: number): Promise<HistoryRow> {
   const row = await loadEvent(ctx, id);
   const readable = readableLoggers(ctx.user);
-  if (readable && !readable.includes(row.logger)) throw coreErrors.forbidden(true, 'Sorry, you are not allowed to view this event.', 'rest_forbidden_context');
+  if (readable && !readable.includes(row.logger)) throw errors.history.cannotViewEvent();
   return row;
 }
 
@@ -157,7 +155,7 @@ const entryArgs = {
 
 async function createEntry(ctx: RestContext, a: Args<typeof entryArgs>): Promise<RestResult> {
   if (a.date !== undefined && !DATE.test(a.date)) {
-    throw new RestError('rest_invalid_date', 'Invalid date format. Please use Y-m-d H:i:s format (e.g., 2024-01-15 14:30:00).', 400);
+    throw errors.history.invalidDate();
   }
   await ctx.store.transaction((store) =>
     logEvent(store, ctx, { logger: 'CustomEntryLogger', key: 'custom_entry_added', level: a.level, date: a.date, context: { message: a.message, note: a.note || undefined } }),
@@ -179,7 +177,7 @@ async function react(ctx: RestContext, id: number, type: string, on: boolean): P
   await loadReadableEvent(ctx, id);
   await ctx.store.transaction(async (store) => {
     const row = await store.history.byId(id);
-    if (!row) throw new RestError('rest_event_not_found', 'Event not found.', 404);
+    if (!row) throw errors.history.eventNotFound();
     const all = storedReactions(row.context);
     const ids = new Set(all[type] ?? []);
     if (on) ids.add(userId);
@@ -194,7 +192,7 @@ async function react(ctx: RestContext, id: number, type: string, on: boolean): P
 /** search-user reads `q` from the query string only. */
 async function searchUser(ctx: RestContext): Promise<RestResult> {
   const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim() : '';
-  if (!q) throw new RestError('rest_invalid_param', 'Please provide a search query.', 400);
+  if (!q) throw errors.history.missingSearchQuery();
   const users = await ctx.store.history.searchUsers(q, 20);
   return { body: users.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name, id: String(u.id) })) };
 }

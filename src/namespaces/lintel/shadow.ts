@@ -5,13 +5,14 @@
  * `GET /lintel/v1/shadow/mismatches?namespace=&route=`: a route's stored mismatches, newest first.
  */
 import { arg } from '../../contract/args.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { needs } from '../../contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { ShadowReport } from '../../store/shadow.ts';
 
 export const LINTEL_NAMESPACE = 'lintel/v1';
 
-const admin = needs('manage_options', { code: 'rest_forbidden', message: 'Sorry, only administrators may read the shadow report.' });
+const admin = needs('manage_options', errors.lintel.shadowAdminOnly);
 
 export function shadowRoutes(): RouteDecl[] {
   return [

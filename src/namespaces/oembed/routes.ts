@@ -3,6 +3,7 @@
  * remote page's oEmbed document, for editors). The namespace index is added by the route table.
  */
 import { arg } from '../../contract/args.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
 import { needs, publicAccess } from '../../contract/permission.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
@@ -16,7 +17,6 @@ import { OembedProxy, type RemoteOembed } from './proxy.ts';
 
 const NS = 'oembed/1.0';
 const urlArg = () => arg.string({ description: 'The URL of the resource for which to fetch oEmbed data.', format: 'uri', required: true });
-const notFound = () => new RestError('oembed_invalid_url', 'Not Found', 404);
 
 /** The answer in the asked format; in XML, errors are XML too, as on the legacy site. */
 async function inFormat(format: unknown, work: () => Promise<Record<string, unknown>>): Promise<RestResult> {
@@ -39,7 +39,7 @@ function parseUrl(raw: unknown): URL | null {
 
 async function localDocument(lookup: EmbeddableLookup, ctx: RestContext, url: URL | null, maxwidth: unknown) {
   const record = url && (await publicEmbeddable(lookup, url, ctx));
-  if (!record) throw notFound();
+  if (!record) throw errors.oembed.invalidUrl();
   const site = await ctx.store.options.site();
   return embedDocument(record, { name: site.name, home: ctx.urls.home }, maxwidth);
 }
@@ -69,7 +69,7 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
           maxheight: arg.integer({ description: 'The maximum height of the embed frame in pixels.' }),
           discover: arg.boolean({ description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.', default: true }),
         },
-        permission: needs('edit_posts', { code: 'rest_forbidden', message: 'Sorry, you are not allowed to make proxied oEmbed requests.' }),
+        permission: needs('edit_posts', errors.oembed.cannotProxy),
         handler: (ctx, a) =>
           inFormat(a.format, async () => {
             const url = parseUrl(a.url);
@@ -78,7 +78,7 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
             const maxwidth = Math.abs(a.maxwidth);
             const maxheight = a.maxheight === undefined ? undefined : Math.abs(a.maxheight);
             const data = await proxy.get({ url: url.href, maxwidth, maxheight, discover: a.discover });
-            if (!data) throw notFound();
+            if (!data) throw errors.oembed.invalidUrl();
             return data;
           }),
       }),

@@ -8,7 +8,7 @@ import { groupJson } from './json.ts';
 import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, pageOf, type BulkParams, type ListParams } from './params.ts';
 import { MODULES } from './records.ts';
 import type { GroupFilter, GroupRow, Selection } from '../../store/redirection/rows.ts';
-import { redirectError } from './sanitize.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { bulkItems, logRedirection } from '../history/log.ts';
 
 const args = listArgs(GROUP_ORDERBY, GROUP_FILTERS);
@@ -46,7 +46,7 @@ type GroupFields = Args<typeof groupFields>;
 
 async function create(ctx: RestContext, p: ListParams & GroupFields): Promise<RestResult> {
   const name = cleanName(p.name);
-  if (name === '' || !MODULES[p.moduleId]) throw redirectError('Invalid group or parameters', 'redirect_group_invalid', 75);
+  if (name === '' || !MODULES[p.moduleId]) throw errors.redirection.invalid('Invalid group or parameters', 'redirect_group_invalid', 75);
   await ctx.store.transaction(async (store) => {
     await store.redirection.groups.create(name, p.moduleId);
     await logRedirection(store, ctx, 'redirection_group_added', { group_name: name });
@@ -58,7 +58,7 @@ async function update(ctx: RestContext, p: GroupFields & { id: string }): Promis
   const id = Number(p.id);
   const group = await ctx.store.transaction(async (store) => {
     const prev = await store.redirection.groups.byId(id);
-    if (!prev) throw redirectError('Invalid group details', 'redirect_group_invalid', 98);
+    if (!prev) throw errors.redirection.invalid('Invalid group details', 'redirect_group_invalid', 98);
     // The module changes only to a valid one; an empty name is accepted, as by the plugin.
     const saved = await store.redirection.groups.update(id, { name: cleanName(p.name), moduleId: MODULES[p.moduleId] ? p.moduleId : undefined });
     await logRedirection(store, ctx, 'redirection_group_edited', { group_id: id, new_group_name: saved!.name, new_group_module_id: saved!.moduleId, prev_group_name: prev.name, prev_group_module_id: prev.moduleId });

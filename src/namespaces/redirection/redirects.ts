@@ -8,7 +8,8 @@ import { NS, P, admin, jsonContext, legacyParams, ruleWrite } from './common.ts'
 import { redirectJson } from './json.ts';
 import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf, redirectFilter, type BulkParams, type ListParams } from './params.ts';
 import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from '../../store/redirection/rows.ts';
-import { countOf, redirectError, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
+import { errors } from '../../contract/error-codes.ts';
+import { countOf, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
 import { bulkItems, logRedirection } from '../history/log.ts';
 
 const args = listArgs(REDIRECT_ORDERBY, REDIRECT_FILTERS);
@@ -58,7 +59,7 @@ async function update(ctx: RestContext, a: { id: string }): Promise<RestResult> 
   const body = legacyParams(ctx, a);
   const item = await ctx.store.transaction(async (store) => {
     const existing = await store.redirection.redirects.byId(id);
-    if (!existing) throw redirectError('Invalid redirect details', 'redirect_update_failed', 375);
+    if (!existing) throw errors.redirection.invalid('Invalid redirect details', 'redirect_update_failed', 375);
     const settings = await store.redirection.settings.get();
     const url = typeof body.url === 'string' ? body.url : existing.url;
     const r = await sanitizeRedirect(body, url, sanitizeContext(ctx, store, settings, existing));
@@ -77,7 +78,7 @@ async function bulk(ctx: RestContext, p: BulkParams & { bulk: string }): Promise
   let sel: Selection<RedirectFilter> | null = null;
   if (p.items && p.items.length) {
     const ids = p.items.map(itemId);
-    if (ids.includes(null)) throw redirectError('Invalid redirect', 'redirect_bulk_failed', 234);
+    if (ids.includes(null)) throw errors.redirection.invalid('Invalid redirect', 'redirect_bulk_failed', 234);
     sel = { ids: ids as number[] };
   }
   else if (p.global) sel = { filter: redirectFilter(p.filterBy, ctx.clock.now()) };
@@ -87,7 +88,7 @@ async function bulk(ctx: RestContext, p: BulkParams & { bulk: string }): Promise
       const repo = store.redirection;
       if ('ids' in chosen) {
         const known = await repo.redirects.existingIds(chosen.ids);
-        if (chosen.ids.some((id) => !known.has(id))) throw redirectError('Invalid redirect', 'redirect_bulk_failed', 234);
+        if (chosen.ids.some((id) => !known.has(id))) throw errors.redirection.invalid('Invalid redirect', 'redirect_bulk_failed', 234);
       }
       if (action === 'delete') await repo.redirects.delete(chosen);
       else if (action === 'reset') await repo.redirects.resetHits(chosen);

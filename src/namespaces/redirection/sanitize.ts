@@ -2,7 +2,7 @@
  * The redirect sanitizer (`Red_Item_Sanitize`): turns a create/update body into the stored row,
  * or the legacy `redirect` error. Import uses it too, so every way in stores the same shapes.
  */
-import { RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { rawurlencode, safeDecode } from '../../contract/url-encoding.ts';
 import { ERROR_CODES, REDIRECT_CODES, TARGET_ACTIONS, globalFlags } from './records.ts';
 import {
@@ -17,10 +17,6 @@ import {
   type SourceFlags,
   type StoredMatchData,
 } from '../../store/redirection/rows.ts';
-
-/** Plugin errors: status 400 with the PHP line the legacy site reported (clients only show it). */
-export const redirectError = (message: string, code = 'redirect', line = 347) =>
-  new RestError(code, message, 400, { error_code: line });
 
 // PHP rawurlencode, then the characters the plugin keeps readable in lookup keys.
 function encodePath(s: string): string {
@@ -161,9 +157,9 @@ export type SanitizedRedirect = Omit<NewRedirect, 'hits' | 'lastAccess' | 'posit
  */
 export async function sanitizeRedirect(body: Record<string, unknown>, url: string, c: SanitizeContext): Promise<SanitizedRedirect> {
   let matchType = body.match_type as MatchType;
-  if (!(MATCH_TYPES as readonly unknown[]).includes(matchType)) throw redirectError('Invalid redirect matcher');
+  if (!(MATCH_TYPES as readonly unknown[]).includes(matchType)) throw errors.redirection.invalid('Invalid redirect matcher');
   const actionType = body.action_type as ActionType;
-  if (!(ACTION_TYPES as readonly unknown[]).includes(actionType)) throw redirectError('Invalid redirect action');
+  if (!(ACTION_TYPES as readonly unknown[]).includes(actionType)) throw errors.redirection.invalid('Invalid redirect action');
 
   const flags = flagsFor(body, c.settings);
   let actionData: Record<string, unknown> | null = isObject(body.action_data)
@@ -181,10 +177,10 @@ export async function sanitizeRedirect(body: Record<string, unknown>, url: strin
   }
 
   const source = sanitizeSource(url, flags.flag_regex);
-  if (source === '') throw redirectError('Invalid source URL');
+  if (source === '') throw errors.redirection.invalid('Invalid source URL');
 
   const groupId = intOf(body.group_id);
-  if (!(await c.groupExists(groupId))) throw redirectError('Invalid group when creating redirect');
+  if (!(await c.groupExists(groupId))) throw errors.redirection.invalid('Invalid group when creating redirect');
 
   const title = typeof body.title === 'string' ? stripTags(body.title).trim().slice(0, 500) : null;
   const logExclude = isObject(body.match_data) && isObject(body.match_data.options) && body.match_data.options.log_exclude === true;

@@ -5,7 +5,7 @@
 import type { ForwardedIndex } from '../../backends/legacy-index.ts';
 import { arg } from '../../contract/args.ts';
 import { describeRoute } from '../../contract/describe.ts';
-import { coreErrors } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { publicAccess } from '../../contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
@@ -71,7 +71,7 @@ export function namespaceIndexRoute(table: RouteTable, namespace: string): Route
       permission: publicAccess,
       handler(ctx, args) {
         const ns = args.namespace;
-        if (typeof ns !== 'string' || !table.namespaces.includes(ns)) throw coreErrors.invalidNamespace();
+        if (typeof ns !== 'string' || !table.namespaces.includes(ns)) throw errors.core.invalidNamespace();
         return { body: { namespace: ns, routes: routesOf(table, ctx, ns), _links: { up: [{ href: ctx.urls.apiRoot }] } } };
       },
     }),

@@ -6,7 +6,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { arg } from '../../contract/args.ts';
-import { RestError } from '../../contract/errors.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { needs } from '../../contract/permission.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -17,9 +17,6 @@ const NAMESPACE = 'widgets/ai/v1';
 /** Upstream error bodies are read up to this size to report their message. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 const STREAM_HEADERS = { 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' };
-
-const notConfigured = () => new RestError('ai_not_configured', 'No AI backend is configured: set LINTEL_AI_CHAT_URL to enable the AI prompt.', 503);
-const serverError = () => new RestError('server_error', 'An error occurred when making a request to the AI server.', 502);
 
 type ChatMessage = { role: 'user' | 'assistant'; content: string };
 
@@ -81,7 +78,7 @@ async function readCapped(upstream: UpstreamStream): Promise<string> {
 
 async function chat(services: Pick<Services, 'config'>, open: StreamOpener, ctx: RestContext, prompt: string): Promise<RestResult> {
   const { aiChatUrl, aiChatKey, aiChatModel } = services.config;
-  if (!aiChatUrl) throw notConfigured();
+  if (!aiChatUrl) throw errors.widgetsAi.notConfigured();
   const abort = new AbortController();
   let upstream: UpstreamStream;
   try {
@@ -97,13 +94,13 @@ async function chat(services: Pick<Services, 'config'>, open: StreamOpener, ctx:
     });
   } catch (e) {
     ctx.log.warn({ err: e }, 'widgets/ai: the chat endpoint could not be reached');
-    throw serverError();
+    throw errors.widgetsAi.serverError();
   }
   const contentType = upstream.headers['content-type'] ?? 'text/event-stream';
   if (upstream.status >= 400) {
     // The legacy error shape, with the upstream's status and its message when it gives one.
     const text = await readCapped(upstream).catch(() => '');
-    let message = serverError().message;
+    let message = errors.widgetsAi.serverError().message;
     try {
       const parsed = JSON.parse(text) as { error?: { message?: unknown }; message?: unknown };
       const m = parsed.error?.message ?? parsed.message;
@@ -111,7 +108,7 @@ async function chat(services: Pick<Services, 'config'>, open: StreamOpener, ctx:
     } catch {
       // Not JSON: keep the generic message.
     }
-    return { status: upstream.status, body: { code: 'server_error', message, data: { status: upstream.status } }, headers: STREAM_HEADERS };
+    return { status: upstream.status, body: errors.widgetsAi.upstreamError(message, upstream.status).toBody(), headers: STREAM_HEADERS };
   }
   const out = new PassThrough();
   // Fastify destroys the body stream when the client goes away: cancel the upstream call then.

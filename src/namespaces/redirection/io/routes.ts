@@ -5,7 +5,8 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import { arg, item } from '../../../contract/args.ts';
-import { RestError, invalidParams, wpList } from '../../../contract/errors.ts';
+import { RestError, wpList } from '../../../contract/errors.ts';
+import { invalidParams } from '../../../contract/validate.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
 import { edgeFor } from '../../../edge/handler.ts';
 import type { RestContext } from '../../../http/context.ts';
@@ -15,7 +16,8 @@ import { writeEndpoint } from '../../../contract/write-endpoint.ts';
 import { NS, P, admin, jsonContext } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
 import type { GroupRow, LogRow, NewRedirect, NotFoundRow } from '../../../store/redirection/rows.ts';
-import { countOf, redirectError, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
+import { errors } from '../../../contract/error-codes.ts';
+import { countOf, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
 import { logRedirection } from '../../history/log.ts';
@@ -128,8 +130,8 @@ const importArgs = {
 /** The import's arguments, and the group of the path that files without their own groups go into. */
 type ImportArgs = Args<typeof importArgs, 'group_id'>;
 
-const invalidFile = () => redirectError('Invalid file upload', 'redirect_import_invalid_file', 162);
-const invalidGroup = () => redirectError('Invalid group', 'redirect_import_invalid_group', 168);
+const invalidFile = () => errors.redirection.invalid('Invalid file upload', 'redirect_import_invalid_file', 162);
+const invalidGroup = () => errors.redirection.invalid('Invalid group', 'redirect_import_invalid_group', 168);
 
 /** Settings a bundle may not carry over: the site's own secret and schema version. */
 const SITE_BOUND_SETTINGS = new Set(['token', 'database']);
