@@ -11,17 +11,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Params } from '../contract/php-params.ts';
-import { rawurlencode } from '../contract/url-encoding.ts';
-import type { Services } from '../services.ts';
-import type { SiteHandler } from '../site/site-handler.ts';
-import { UniqueViolation } from '../store/store.ts';
-import type { UserRecord } from '../store/users.ts';
-import { createAppPassword } from './app-passwords.ts';
-import { sameSecret } from './secrets.ts';
-import { logLogin } from '../namespaces/history/log.ts';
-import { verifyLoginPassword } from './login-passwords.ts';
-import { escapeHtml } from '../site/html.ts';
+import type { Params } from '../../contract/php-params.ts';
+import { rawurlencode } from '../../contract/url-encoding.ts';
+import type { Services } from '../../services.ts';
+import type { SiteHandler } from '../../site/site-handler.ts';
+import { UniqueViolation } from '../../store/store.ts';
+import type { UserRecord } from '../../store/users.ts';
+import { createAppPassword } from '../app-passwords.ts';
+import { sameSecret } from '../secrets.ts';
+import { logLogin } from '../../namespaces/history/log.ts';
+import { verifyLoginPassword } from '../login-passwords.ts';
+import { escapeHtml } from '../../site/html.ts';
 
 const SESSION_TTL_MS = 10 * 60 * 1000;
 const CSRF_COOKIE = 'lintel_csrf';
