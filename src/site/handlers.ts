@@ -8,7 +8,7 @@ import type { EmbeddableLookup } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
 import { callOf } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
-import { edgeFor } from '../edge/handler.ts';
+import { edgeFor } from '../edge/registry.ts';
 import { recordPages } from './pages/handler.ts';
 import { icalFeeds } from './pages/ical.ts';
 import { exportFiles } from '../namespaces/forms/files.ts';

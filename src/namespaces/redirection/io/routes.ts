@@ -8,7 +8,7 @@ import { arg, item } from '../../../contract/args.ts';
 import { RestError, wpList } from '../../../contract/errors.ts';
 import { invalidParams } from '../../../contract/validate.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
-import { edgeFor } from '../../../edge/handler.ts';
+import { edgeFor } from '../../../edge/registry.ts';
 import type { RestContext } from '../../../http/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
