@@ -176,7 +176,7 @@ export async function run(): Promise<Row[]> {
     console.error(`  calendar: archive mean latency at ${last} vs ${first} events (${last / first}x the events;`
       + ` logarithmic growth would be a small constant factor, linear ~${last / first}x):`);
     for (const [what, means] of archiveMeans) {
-      rows.push(growthRow(`archive ${what}`, means, first, last, 'events', app.store.kind));
+      rows.push(growthRow(what, means, first, last, 'events', app.store.kind));
     }
   } finally {
     await app.close();
