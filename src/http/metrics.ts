@@ -4,9 +4,9 @@
  * (tests) do not share counters. Route labels are the contract's patterns, never raw URLs, so the
  * number of series stays bounded whatever clients send.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { sameSecret } from '../auth/secrets.ts';
 import { errors } from '../contract/error-codes.ts';
 import type { OpenStore } from '../store/store.ts';
 
@@ -92,10 +92,8 @@ export class Metrics {
       this.observe(route, req.method, reply.statusCode, reply.elapsedTime / 1000);
     });
     if (!token) return;
-    const expected = Buffer.from(`Bearer ${token}`);
     server.get('/metrics', async (req, reply) => {
-      const given = Buffer.from(req.headers.authorization ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (!sameSecret(`Bearer ${token}`, req.headers.authorization ?? '')) {
         return reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"').send(errors.lintel.metricsUnauthorized().toBody());
       }
       return reply.type(this.registry.contentType).send(await this.registry.metrics());

@@ -41,8 +41,6 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 
 export class ResponseCache {
   private readonly entries: LRUCache<string, Entry>;
-  hits = 0;
-  misses = 0;
 
   constructor(
     private readonly feed: ChangeFeed,
@@ -67,11 +65,7 @@ export class ResponseCache {
 
   get(key: string, topics: readonly string[]): CachedAnswer | undefined {
     const e = this.entries.get(key);
-    if (e && this.feed.live && e.version === this.feed.version(topics)) {
-      this.hits++;
-      return e;
-    }
-    this.misses++;
+    if (e && this.feed.live && e.version === this.feed.version(topics)) return e;
     if (e) this.entries.delete(key);
     return undefined;
   }

@@ -37,8 +37,6 @@ export async function handleRest(services: Services, req: FastifyRequest, reply:
   const plan = services.responses && cachePlan(req, loc, query, services.responses.topicsOf);
   const s = plan ? await cachedAnswer(services.responses!.cache, plan, req, compute) : await compute();
   if (plan) services.metrics.cacheLookup(s.headers['X-Lintel-Cache'] === 'hit');
-  // After a write, everything kept may be stale until its announcement arrives: the writer's next read must see it.
-  else if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') services.store.changes.anythingChanged();
   labelRoute(req, s.route);
   reply.code(s.status).headers(s.headers);
   return reply.send(s.body ?? undefined);
@@ -97,6 +95,9 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
       inBatch: false,
     },
   });
+  // After a write, everything kept may be stale until its announcement arrives: the writer's next read
+  // must see it, whichever backend ran the write (the translate backend runs this too).
+  if (method !== 'GET' && method !== 'HEAD') services.store.changes.anythingChanged();
   return send(outcome, user);
 }
 

@@ -98,6 +98,12 @@ describe('terms', () => {
     expect(allowed(await call('GET', `/tags/${created.json().id}`, undefined, admin))).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
     expect(allowed(await call('GET', `/tags/${created.json().id}`))).toEqual(['GET']);
     expect(allowed(await call('GET', `/tags/${created.json().id}`, undefined, await app.auth('subscriber')))).toEqual(['GET']);
+    // Authors manage categories (not tags), and are told so.
+    const author = await app.auth('author');
+    const category = await call('POST', '/categories', { name: 'Brass bands' }, author);
+    expect(category.statusCode).toBe(201);
+    expect(allowed(category)).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    expect(allowed(await call('GET', `/tags/${created.json().id}`, undefined, author))).toEqual(['GET']);
   });
 
   it('creates terms named in an event write with a free slug, also when the name has no letters', async () => {

@@ -12,7 +12,7 @@ import { NAMESPACE, invalidParam } from './common.ts';
 import { openApi } from './doc.ts';
 import { createEvent, deleteEvent, eventArchive, loadEvent, readEvent, updateEvent } from './events.ts';
 import { createLinked, deleteLinked, linkedArchive, linkedBySlug, loadLinked, readLinked, updateLinked } from './linked.ts';
-import { createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
+import { TERM_MANAGER, createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
 
 const P = (path: string) => `/${NAMESPACE}${path}`;
 const ID = '(?P<id>\\d+)';
@@ -97,8 +97,7 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
 function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   const plural = taxonomy === 'category' ? 'categories' : 'tags';
   const label = taxonomy === 'category' ? 'event category' : 'event tag';
-  // Categories are managed by authors and up, tags by editors (the legacy capabilities).
-  const manage: Permission = needs(taxonomy === 'category' ? 'publish_posts' : 'manage_categories');
+  const manage: Permission = needs(TERM_MANAGER[taxonomy]);
   const idArg = { id: arg.integer({ description: `the ${label} term ID`, required: true }) };
   const find = (ctx: RestContext, a: { id: number }) => loadTerm(ctx, taxonomy, a.id);
   return [

@@ -1,5 +1,5 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
-import { can } from '../../auth/roles.ts';
+import { can, type Capability } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -52,10 +52,13 @@ export async function loadTerm(ctx: RestContext, taxonomy: Taxonomy, id: number)
   return t;
 }
 
+/** Who may create, change and delete terms: categories authors and up, tags editors (the legacy capabilities). */
+export const TERM_MANAGER: Record<Taxonomy, Capability> = { category: 'publish_posts', tag: 'manage_categories' };
+
 export async function termBody(ctx: RestContext, t: TermRow) {
   // The self link's target hints name the methods the caller may use on the term, as WordPress
   // works them out from each method's permission check: whoever manages terms may change them.
-  const allow = can(ctx.user, 'manage_categories') ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'];
+  const allow = can(ctx.user, TERM_MANAGER[t.taxonomy]) ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'];
   return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), { allow });
 }
 
