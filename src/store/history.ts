@@ -310,15 +310,18 @@ export class HistoryRepo {
 
   /** Events per `logger:message_key` between two GMT instants (inclusive): whole hours from the hourly counts, the edges from the log. */
   async counts(from: string, to: string): Promise<Counts> {
+    // The first whole hour at or after the start, and the hour the end falls in (not whole unless it ends at :59:59).
+    const firstWholeHour = (t: string) => `date_trunc('hour', ${t}::timestamp + interval '59 minutes 59 seconds')`;
+    const endHour = (t: string) => `date_trunc('hour', ${t}::timestamp + interval '1 second')`;
     const rows = await this.sql.query<{ k: string; n: number }>(
-      `with b as (select $1::timestamp as f, $2::timestamp as t,
-                         date_trunc('hour', $1::timestamp + interval '59 minutes 59 seconds') as hf,
-                         date_trunc('hour', $2::timestamp + interval '1 second') as ht)
-       select k, sum(n)::int8 as n from (
-         select logger || ':' || message_key as k, n from history_hourly, b where hour >= b.hf and hour < b.ht
+      // The whole hours from the hourly counts; the partial hours at the ends as two ranges of the
+      // date index each (one range with an OR between the ends reads every event in between).
+      `select k, sum(n)::int8 as n from (
+         select logger || ':' || message_key as k, n from history_hourly where hour >= ${firstWholeHour('$1')} and hour < ${endHour('$2')}
          union all
-         select logger || ':' || coalesce(message_key, ''), 1 from history_events, b
-           where date >= b.f and date <= b.t and (date < b.hf or date >= b.ht)
+         select logger || ':' || coalesce(message_key, ''), 1 from history_events where date >= $1::timestamp and date < ${firstWholeHour('$1')} and date <= $2::timestamp
+         union all
+         select logger || ':' || coalesce(message_key, ''), 1 from history_events where date >= ${endHour('$2')} and date <= $2::timestamp and date >= ${firstWholeHour('$1')}
        ) x group by k`,
       [from, to],
     );
