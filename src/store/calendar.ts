@@ -118,7 +118,28 @@ export class CalendarRepo {
     return load(r.id);
   }
 
+  /** A page of the listed events the query matches, and how many match in all (the archive). */
   async eventArchive(q: EventQuery): Promise<{ rows: EventRow[]; total: number }> {
+    const { cond, p } = await this.archiveWhere(q);
+    const count = async () => (await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.values))[0].n;
+    const total = this.totals ? await this.totals.get(this.sql, `events\0${cond}\0${JSON.stringify(p.values)}`, count) : await count();
+    return { rows: await this.archivePage(q, cond, p), total };
+  }
+
+  /** A page of the listed events the query matches, without counting them all (the iCal feed). */
+  async eventPage(q: EventQuery): Promise<EventRow[]> {
+    const { cond, p } = await this.archiveWhere(q);
+    return this.archivePage(q, cond, p);
+  }
+
+  private archivePage(q: EventQuery, cond: string, p: Params): Promise<EventRow[]> {
+    const order = q.include ? 'e.created, e.id' : 'e.start_date, e.id';
+    return this.sql.query<EventRow>(`select e.*, e.start_date::text as start_date, e.end_date::text as end_date,
+      e.utc_start_date::text as utc_start_date, e.utc_end_date::text as utc_end_date from calendar_events e where ${cond}
+      order by ${order} limit ${p.add(q.limit)} offset ${p.add(q.offset)}`, p.values);
+  }
+
+  private async archiveWhere(q: EventQuery): Promise<{ cond: string; p: Params }> {
     const p = new Params();
     const where: string[] = [`e.status = any(${p.add(q.statuses)}::text[])`, 'not e.hide_from_listings'];
     const cmp = (col: string, op: string, v: string | undefined) => v !== undefined && where.push(`e.${col} ${op} ${p.add(v)}::timestamp`);
@@ -154,14 +175,7 @@ export class CalendarRepo {
       where.push(`exists (select 1 from calendar_event_venues l join calendar_venues v on v.id = l.venue_id where l.event_id = e.id
         and v.latitude is not null and v.longitude is not null${near})`);
     }
-    const cond = where.join(' and ');
-    const count = async () => (await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.values))[0].n;
-    const n = this.totals ? await this.totals.get(this.sql, `events\0${cond}\0${JSON.stringify(p.values)}`, count) : await count();
-    const order = q.include ? 'e.created, e.id' : 'e.start_date, e.id';
-    const rows = await this.sql.query<EventRow>(`select e.*, e.start_date::text as start_date, e.end_date::text as end_date,
-      e.utc_start_date::text as utc_start_date, e.utc_end_date::text as utc_end_date from calendar_events e where ${cond}
-      order by ${order} limit ${p.add(q.limit)} offset ${p.add(q.offset)}`, p.values);
-    return { rows, total: n };
+    return { cond: where.join(' and '), p };
   }
 
   private async withChildTerms(ids: number[]): Promise<number[]> {

@@ -15,6 +15,7 @@ import { slugify } from '../../contract/slug.ts';
 import { siteUrls } from '../../http/site-urls.ts';
 import { fmt, instantToWall } from '../../namespaces/calendar/dates.ts';
 import { autop, texturize } from '../../namespaces/calendar/shape.ts';
+import { eventLinks } from '../../namespaces/calendar/events.ts';
 import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, VenueRow } from '../../store/calendar.ts';
@@ -58,7 +59,7 @@ export function icalFeeds(services: Services): SiteHandler {
     let rows: EventRow[];
     if (rawSlug === undefined) {
       const now = fmt(instantToWall(clock.now(), site.timezone));
-      rows = (await store.calendar.eventArchive({ statuses: ['publish'], endsAfter: now, limit: LIST_FEED_SIZE, offset: 0 })).rows;
+      rows = await store.calendar.eventPage({ statuses: ['publish'], endsAfter: now, limit: LIST_FEED_SIZE, offset: 0 });
     } else {
       const slug = slugOf(rawSlug);
       // No event's slug holds a NUL byte (the store cannot keep one).
@@ -69,12 +70,12 @@ export function icalFeeds(services: Services): SiteHandler {
       rows = [event];
     }
     const ids = rows.map((e) => e.id);
-    const [venues, organizers, terms] = await Promise.all([store.calendar.linkedOf('venue', ids), store.calendar.linkedOf('organizer', ids), store.calendar.termsOf(ids)]);
+    const links = await eventLinks(store, ids);
     const events = rows.map((event) => ({
       event,
-      venue: venues.get(event.id)?.[0],
-      organizer: organizers.get(event.id)?.[0],
-      categories: (terms.get(event.id) ?? []).filter((t) => t.taxonomy === 'category').map((t) => t.name),
+      venue: links.get(event.id)!.venues[0],
+      organizer: links.get(event.id)!.organizers[0],
+      categories: links.get(event.id)!.terms.filter((t) => t.taxonomy === 'category').map((t) => t.name),
       url: `${urls.home}/event/${event.slug}/`,
     }));
     reply
