@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { errors } from './error-codes.ts';
-import { wpList, type ParamError } from './errors.ts';
+import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from './php-params.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
@@ -157,6 +157,11 @@ function boundsError(param: string, issue: Extract<Issue, { code: 'too_small' | 
 }
 
 /** The one `rest_invalid_param` error for every invalid parameter, as WordPress reports them. */
+/** One parameter refused: WordPress's bare "Invalid parameter." unless a message (and its detail code) is given. */
+export function invalidParam(name: string, message = 'Invalid parameter.', detail?: { code: string; data: unknown }): RestError {
+  return invalidParams(new Map([[name, [{ code: detail?.code ?? null, message, data: (detail?.data as Record<string, unknown>) ?? null }]]]));
+}
+
 export function invalidParams(failures: Map<string, ParamError[]>) {
   // Keyed by parameter names, which the client chose (a NUL byte is refused under any name, `__proto__` too).
   const params = paramMap() as Record<string, string>;

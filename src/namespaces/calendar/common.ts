@@ -1,8 +1,7 @@
 /** What every calendar handler shares: the site view, errors, access rules and archive paging. */
 import { can } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
-import type { RestError } from '../../contract/errors.ts';
-import { invalidParams } from '../../contract/validate.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Site } from './shape.ts';
 
@@ -18,10 +17,6 @@ export async function siteOf(ctx: RestContext): Promise<Site> {
 }
 
 /** A handler-side check that fails as the legacy validate callback did: the bare "Invalid parameter.". */
-export function invalidParam(name: string, message = 'Invalid parameter.', detail?: { code: string; data: unknown }): RestError {
-  return invalidParams(new Map([[name, [{ code: detail?.code ?? null, message, data: (detail?.data as Record<string, unknown>) ?? null }]]]));
-}
-
 export const canEditAny = (ctx: RestContext) => can(ctx.user, 'edit_others_posts');
 
 /** Readable statuses: anonymous sees publish only; editors may ask for any registered status. */

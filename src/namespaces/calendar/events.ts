@@ -2,12 +2,13 @@
 import { can } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { EventFields, EventQuery, EventRow } from '../../store/calendar.ts';
 import { isValidTimeZone } from '../../site/time.ts';
 import type { Store } from '../../store/store.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
-import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { endOfDay, fmt, instantToWall, parseWall, startOfDay, wallToInstant } from './dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type EventLinks, type Site } from './shape.ts';

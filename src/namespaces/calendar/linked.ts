@@ -2,10 +2,11 @@
 import { can } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, type LinkedListArgs } from './args.ts';
-import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, invalidParam, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { fmt, instantToWall } from './dates.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../history/log.ts';

@@ -2,11 +2,12 @@
 import { can, type Capability } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
 import { asList, type TermFields, type TermListArgs } from './args.ts';
-import { clampPerPage, invalidParam, siteOf, totals } from './common.ts';
+import { clampPerPage, siteOf, totals } from './common.ts';
 import { termObject } from './shape.ts';
 import { logTerm, logTermEdit } from '../history/log.ts';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { arg, item } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { invalidParams } from '../../contract/validate.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import { needs } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -87,7 +87,7 @@ function sentValues(fields: FormField[], single: Record<string, unknown>): Recor
     const v = (entry as { value: unknown }).value;
     if (typeof v === 'string' || typeof v === 'number') out[String(field.id)] = String(v);
     else if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) out[String(field.id)] = v.map(String);
-    else throw invalidParams(new Map([['singleSubmission', [{ code: 'rest_invalid_type', message: `${slug} value is not a string or a list of strings.`, data: null }]]]));
+    else throw invalidParam('singleSubmission', `${slug} value is not a string or a list of strings.`, { code: 'rest_invalid_type', data: null });
   }
   return out;
 }
@@ -96,7 +96,7 @@ function sentValues(fields: FormField[], single: Record<string, unknown>): Recor
 function exportDate(name: string, v: unknown, zone: string, now: Date, end: boolean): Date {
   const text = String(v ?? '');
   const wall = /^\d+$/.test(text) ? new Date(Number(text) * 1000) : parseWall(text, instantToWall(now, zone));
-  if (!wall) throw invalidParams(new Map([[name, [{ code: 'rest_invalid_date', message: 'Invalid date.', data: null }]]]));
+  if (!wall) throw invalidParam(name, 'Invalid date.', { code: 'rest_invalid_date', data: null });
   if (/^\d+$/.test(text)) return wall;
   return wallToInstant(end && /^\d{4}-\d{1,2}-\d{1,2}$/.test(text.trim()) ? endOfDay(wall) : wall, zone);
 }

@@ -11,7 +11,7 @@ import { toObject } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
 import { fmt, wallToInstant } from '../calendar/dates.ts';
-import { invalidParam } from '../calendar/common.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import { LOGGERS } from './loggers.ts';
 
 export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as const;

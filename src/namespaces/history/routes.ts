@@ -7,7 +7,7 @@ import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
-import { invalidParam } from '../calendar/common.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import { fmt } from '../calendar/dates.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from './log.ts';

@@ -6,7 +6,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { arg, item } from '../../../contract/args.ts';
 import { RestError, wpList } from '../../../contract/errors.ts';
-import { invalidParams } from '../../../contract/validate.ts';
+import { invalidParam } from '../../../contract/validate.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
 import { edgeFor } from '../../../edge/registry.ts';
 import type { RestContext } from '../../../http/context.ts';
@@ -45,7 +45,7 @@ async function moduleExport(ctx: RestContext, sent: ExportParams): Promise<RestR
   // The path allows only known formats, but a query `format` comes before the path's: one that names
   // no writer is the client's mistake (the legacy site fails with a PHP error; DEVIATIONS.md).
   if (!isExportFormat(sent.format)) {
-    throw invalidParams(new Map([['format', [{ code: 'rest_not_in_enum', message: `format is not one of ${wpList(exportFormats)}.`, data: null }]]]));
+    throw invalidParam('format', `format is not one of ${wpList(exportFormats)}.`, { code: 'rest_not_in_enum', data: null });
   }
   const input = await redirectSource(ctx, sent.module === 'all' ? 'all' : Number(sent.module));
   return exported(writers[sent.format](input), input.redirects.length);
