@@ -29,12 +29,12 @@ export class VerifiedCredentials {
 
   /** The version to stamp a verification with, taken before the store is read (null: do not keep it). */
   versionNow(): string | null {
-    return this.feed.live ? this.feed.version(TOPICS) : null;
+    return this.feed.stamp(TOPICS);
   }
 
   get(login: string, password: string): User | undefined {
     const e = this.entries.get(VerifiedCredentials.key(login, password));
-    return e && this.feed.live && e.version === this.feed.version(TOPICS) ? e.user : undefined;
+    return e && this.feed.holds(e.version, TOPICS) ? e.user : undefined;
   }
 
   put(login: string, password: string, user: User, version: string | null): void {

@@ -60,12 +60,12 @@ export class ResponseCache {
    * nothing may be cached.
    */
   versionNow(topics: readonly string[]): string | null {
-    return this.feed.live ? this.feed.version(topics) : null;
+    return this.feed.stamp(topics);
   }
 
   get(key: string, topics: readonly string[]): CachedAnswer | undefined {
     const e = this.entries.get(key);
-    if (e && this.feed.live && e.version === this.feed.version(topics)) return e;
+    if (e && this.feed.holds(e.version, topics)) return e;
     if (e) this.entries.delete(key);
     return undefined;
   }

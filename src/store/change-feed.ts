@@ -9,13 +9,11 @@ export const CHANGES_CHANNEL = 'lintel_changes';
 
 export class ChangeFeed {
   private readonly versions = new Map<string, number>();
-  private readonly listeners = new Set<(topic: string) => void>();
   private epoch = 0;
   live = false;
 
   changed(topic: string): void {
     this.versions.set(topic, (this.versions.get(topic) ?? 0) + 1);
-    for (const fn of this.listeners) fn(topic);
   }
 
   connected(live: boolean): void {
@@ -29,7 +27,6 @@ export class ChangeFeed {
    */
   anythingChanged(): void {
     this.epoch++;
-    for (const fn of this.listeners) fn('*');
   }
 
   /** The state of these topics: equal strings mean nothing in them changed in between. */
@@ -37,9 +34,16 @@ export class ChangeFeed {
     return `${this.epoch}:${topics.map((t) => this.versions.get(t) ?? 0).join('.')}`;
   }
 
-  /** Calls `fn` with each changed topic (`*`: anything may have changed). */
-  subscribe(fn: (topic: string) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+  /**
+   * The version to stamp what is computed from now on, taken before it is computed (a write that
+   * commits meanwhile then makes it stale at once); null while the feed is down: keep nothing.
+   */
+  stamp(topics: readonly string[]): string | null {
+    return this.live ? this.version(topics) : null;
+  }
+
+  /** Whether what was stamped `version` still holds: nothing in these topics changed and the feed is up. */
+  holds(version: string, topics: readonly string[]): boolean {
+    return this.live && version === this.version(topics);
   }
 }

@@ -15,11 +15,10 @@ export class TotalsCache {
   constructor(private readonly feed: ChangeFeed, private readonly topics: readonly string[]) {}
 
   async get(sql: Sql, key: string, count: () => Promise<number>): Promise<number> {
-    if (!this.feed.live || sql.inTransaction) return count();
-    // The version before counting: a write announced while the count runs leaves the entry stale at once.
-    const version = this.feed.version(this.topics);
+    const version = sql.inTransaction ? null : this.feed.stamp(this.topics);
+    if (version === null) return count();
     const kept = this.counts.get(key);
-    if (kept?.version === version) return kept.n;
+    if (kept && this.feed.holds(kept.version, this.topics)) return kept.n;
     const n = await count();
     this.counts.set(key, { version, n });
     return n;
