@@ -15,6 +15,7 @@ import { parseQueryString } from './contract/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
 import { callOf } from './backends/backend.ts';
 import { buildBackends } from './backends/select.ts';
+import { restFailure, siteFailure } from './backends/failure.ts';
 import { sendAnswer } from './backends/send.ts';
 import { translateBackend } from './backends/translate.ts';
 import { answerClientError } from './http/client-error.ts';
@@ -24,13 +25,11 @@ import { Metrics } from './http/metrics.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import { publicTopics, siteEmbeddables } from './namespaces/index.ts';
 import { locateRest } from './http/rest-request.ts';
-import { restHeaders } from './http/shape.ts';
 import { loadMappings, type Mappings } from './mappings.ts';
 import { buildRouteTable } from './route-table.ts';
 import type { Services } from './services.ts';
 import { siteHandlers } from './site/handlers.ts';
 import { API_DOCS_CSP, apiDocsPage } from './site/pages/api-docs.ts';
-import { errorPage } from './site/html.ts';
 import { startHistoryRetention } from './namespaces/history/retention.ts';
 import type { OpenStore } from './store/store.ts';
 
@@ -183,8 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       locales: mappings.locales,
     });
     // Site pages answer errors as pages; the REST API as its JSON error body.
-    if (!isRest) return reply.code(e.status).type('text/html; charset=UTF-8').send(errorPage(e.status, e.message));
-    return reply.code(e.status).headers(restHeaders(`${config.baseUrl}/${config.restPrefix}/`)).send(JSON.stringify(e.toBody()));
+    return sendAnswer(reply, isRest ? restFailure(config)(e) : siteFailure(e));
   }
 
   return { server, services };

@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forwardBackend, openOrigin } from './forward.ts';
-import { restFailure } from './select.ts';
+import { restFailure } from './failure.ts';
 import { backendCall } from '../../test/support/backend-call.ts';
 
 const LEGACY = 'http://legacy.test';

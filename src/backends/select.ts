@@ -5,16 +5,14 @@
  * `site.forwardUnmatched`, whatever no page or redirect answers.
  */
 import type { Config } from '../config.ts';
-import type { RestError } from '../contract/errors.ts';
-import { restHeaders } from '../http/shape.ts';
 import type { Mappings } from '../mappings.ts';
-import { errorPage } from '../site/html.ts';
 import { parseQueryString } from '../contract/php-params.ts';
 import { locateRest } from '../http/rest-request.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { ShadowComparison } from '../store/shadow.ts';
-import type { Backend, BackendAnswer, BackendCall } from './backend.ts';
+import type { Backend, BackendCall } from './backend.ts';
 import { climbsOut } from './rename.ts';
+import { restFailure, siteFailure } from './failure.ts';
 import { forwardBackend, openOrigin, type Origin } from './forward.ts';
 import { forwardedIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
 import { shadowBackend, ShadowLane } from './shadow.ts';
@@ -68,13 +66,6 @@ function counted(backend: Backend, metrics: BackendDeps['metrics']): Backend {
   };
 }
 
-export function restFailure(config: Pick<Config, 'baseUrl' | 'restPrefix'>) {
-  return (e: RestError): BackendAnswer => ({ status: e.status, headers: restHeaders(`${config.baseUrl}/${config.restPrefix}/`), body: Buffer.from(JSON.stringify(e.toBody())) });
-}
-
-function siteFailure(e: RestError): BackendAnswer {
-  return { status: e.status, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: Buffer.from(errorPage(e.status, e.message)) };
-}
 
 export function buildBackends(deps: BackendDeps): Backends {
   const { config, mappings } = deps;

@@ -7,7 +7,7 @@ import { parseQueryString } from '../contract/php-params.ts';
 import { errors } from '../contract/error-codes.ts';
 import { answerRest } from '../http/rest-handler.ts';
 import { locateRest } from '../http/rest-request.ts';
-import { restHeaders } from '../http/shape.ts';
+import { restFailure } from './failure.ts';
 import type { Services } from '../services.ts';
 import type { Backend } from './backend.ts';
 
@@ -17,10 +17,7 @@ export function translateBackend(services: () => Services): Backend {
     const s = services();
     const query = parseQueryString(call.query);
     const loc = locateRest(call.path, query, { restPrefix: s.config.restPrefix, locales: s.mappings.locales });
-    if (!loc) {
-      const e = errors.core.noRoute();
-      return { status: e.status, headers: restHeaders(`${s.config.baseUrl}/${s.config.restPrefix}/`), body: Buffer.from(JSON.stringify(e.toBody())) };
-    }
+    if (!loc) return restFailure(s.config)(errors.core.noRoute());
     const input = { method: call.method, headers: call.headers, body: call.body, ip: call.client.ip, log: call.log };
     const shaped = await answerRest(s, input, loc, query);
     return { status: shaped.status, headers: shaped.headers, body: typeof shaped.body === 'string' ? Buffer.from(shaped.body) : shaped.body };
