@@ -71,6 +71,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
   });
   const mappings = opts.mappings ?? loadMappings(config.mappingsDir);
+  // Each namespace's aliases, as mappings name them (the cache keys and the API reference read them).
+  const aliases = Object.fromEntries(Object.entries(mappings.namespaces).map(([ns, m]) => [ns, m.aliases]));
   const base = {
     config,
     mappings,
@@ -87,7 +89,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     responses: config.cacheTtlS
       ? {
           cache: new ResponseCache(store.changes, { maxBytes: config.cacheMaxMb * 1024 * 1024, ttlMs: config.cacheTtlS * 1000 }),
-          topicsOf: topicsByNamespace(publicTopics, Object.fromEntries(Object.entries(mappings.namespaces).map(([ns, m]) => [ns, m.aliases]))),
+          topicsOf: topicsByNamespace(publicTopics, aliases),
         }
       : null,
   };
@@ -139,7 +141,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     (openApi ??= openApiDocument(services.table, {
       restBase: `${config.baseUrl}/${config.restPrefix}`,
       title: 'Lintel',
-      aliases: Object.fromEntries(Object.entries(mappings.namespaces).map(([ns, m]) => [ns, m.aliases])),
+      aliases,
     }));
   server.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=UTF-8').send(apiDocument()));
   server.get('/api-docs/', async (_req, reply) => {

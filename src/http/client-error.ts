@@ -3,6 +3,7 @@
  * a timeout, a malformed request line) are answered in the WordPress error shape too, then the
  * connection is closed cleanly: the answer is flushed before the FIN, never cut by a reset.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { errors } from '../contract/error-codes.ts';
 import type { RestError } from '../contract/errors.ts';
@@ -15,8 +16,6 @@ function refusal(code: string | undefined): RestError {
   return errors.http.unreadable();
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
-
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
   // A reset connection has no one left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -27,7 +26,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     return;
   }
   socket.end(
-    `HTTP/1.1 ${e.status} ${REASONS[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -74,7 +74,7 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
     // A finished resource is imported again from the start: a re-run updates in place.
     let fromPage = cp && !cp.done ? cp.lastPage + 1 : 1;
     o.signal?.throwIfAborted();
-    let current = await r.fetchPage(Math.min(fromPage, 1), o.store);
+    let current = await r.fetchPage(1, o.store);
     // The source shrank below the checkpoint since: start the resource again.
     if (fromPage > 1 && fromPage > current.totalPages) fromPage = 1;
     else if (fromPage > 1) current = await r.fetchPage(fromPage, o.store);

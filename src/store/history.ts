@@ -275,8 +275,7 @@ export class HistoryRepo {
     return r ?? null;
   }
 
-  /** Earlier occasions of a grouped event: `occasionsId` rows below `belowId`, newest first. */
-  /** The occasions of one event before `belowId`, of the readable loggers only (null: all). */
+  /** The occasions of one event before `belowId`, newest first, of the readable loggers only (null: all). */
   async occasions(occasionsId: string, belowId: number, limit: number, loggers: string[] | null): Promise<HistoryRow[]> {
     return this.sql.query<HistoryRow>(
       `select ${COLUMNS}, 1 as run_size from history_events where occasions_id = $1 and id < $2 and ($4::text[] is null or logger = any($4::text[])) order by id desc limit $3`,
