@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { nextId, reserveId } from './ids.ts';
 import { UniqueViolation, type Sql } from './sql.ts';
 import type { TotalsCache } from './totals-cache.ts';
+import { like, Where } from './where.ts';
 
 export type Taxonomy = 'category' | 'tag';
 export type LinkedKind = 'venue' | 'organizer';
@@ -74,14 +75,6 @@ const TERM_SELECT = `select t.*, t.published_count as count from calendar_terms 
 export type SlugCache = LRUCache<string, number>;
 export const slugCache = (): SlugCache => new LRUCache<string, number>({ max: 5000 });
 
-class Params {
-  readonly values: unknown[] = [];
-  add(v: unknown): string {
-    this.values.push(v);
-    return `$${this.values.length}`;
-  }
-}
-
 export class CalendarRepo {
   constructor(private readonly sql: Sql, private readonly slugs: SlugCache = slugCache(), private readonly totals?: TotalsCache) {}
 
@@ -121,8 +114,8 @@ export class CalendarRepo {
   /** A page of the listed events the query matches, and how many match in all (the archive). */
   async eventArchive(q: EventQuery): Promise<{ rows: EventRow[]; total: number }> {
     const { cond, p } = await this.archiveWhere(q);
-    const count = async () => (await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.values))[0].n;
-    const total = this.totals ? await this.totals.get(this.sql, `events\0${cond}\0${JSON.stringify(p.values)}`, count) : await count();
+    const count = async () => (await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.params))[0].n;
+    const total = this.totals ? await this.totals.get(this.sql, `events\0${cond}\0${JSON.stringify(p.params)}`, count) : await count();
     return { rows: await this.archivePage(q, cond, p), total };
   }
 
@@ -132,17 +125,17 @@ export class CalendarRepo {
     return this.archivePage(q, cond, p);
   }
 
-  private archivePage(q: EventQuery, cond: string, p: Params): Promise<EventRow[]> {
+  private archivePage(q: EventQuery, cond: string, p: Where): Promise<EventRow[]> {
     const order = q.include ? 'e.created, e.id' : 'e.start_date, e.id';
     return this.sql.query<EventRow>(`select e.*, e.start_date::text as start_date, e.end_date::text as end_date,
       e.utc_start_date::text as utc_start_date, e.utc_end_date::text as utc_end_date from calendar_events e where ${cond}
-      order by ${order} limit ${p.add(q.limit)} offset ${p.add(q.offset)}`, p.values);
+      order by ${order} limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params);
   }
 
-  private async archiveWhere(q: EventQuery): Promise<{ cond: string; p: Params }> {
-    const p = new Params();
-    const where: string[] = [`e.status = any(${p.add(q.statuses)}::text[])`, 'not e.hide_from_listings'];
-    const cmp = (col: string, op: string, v: string | undefined) => v !== undefined && where.push(`e.${col} ${op} ${p.add(v)}::timestamp`);
+  private async archiveWhere(q: EventQuery): Promise<{ cond: string; p: Where }> {
+    const p = new Where();
+    const where: string[] = [`e.status = any(${p.next(q.statuses)}::text[])`, 'not e.hide_from_listings'];
+    const cmp = (col: string, op: string, v: string | undefined) => v !== undefined && where.push(`e.${col} ${op} ${p.next(v)}::timestamp`);
     cmp('start_date', '>=', q.startsOnOrAfter);
     cmp('end_date', '<=', q.endsOnOrBefore);
     cmp('start_date', '<', q.startsBefore);
@@ -150,27 +143,27 @@ export class CalendarRepo {
     cmp('end_date', '<', q.endsBefore);
     cmp('end_date', '>', q.endsAfter);
     if (q.search !== undefined) {
-      const like = p.add(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      const pattern = p.next(like(q.search));
       // A password hides the description and excerpt: the search may not reveal them to whoever may not read them.
       const readable = q.searchProtectedOf === 'all' ? 'true'
-        : q.searchProtectedOf !== undefined ? `(e.password = '' or e.author = ${p.add(q.searchProtectedOf)})` : `e.password = ''`;
-      where.push(`(e.title ilike ${like} or (${readable} and (e.description ilike ${like} or e.excerpt ilike ${like})))`);
+        : q.searchProtectedOf !== undefined ? `(e.password = '' or e.author = ${p.next(q.searchProtectedOf)})` : `e.password = ''`;
+      where.push(`(e.title ilike ${pattern} or (${readable} and (e.description ilike ${pattern} or e.excerpt ilike ${pattern})))`);
     }
     for (const ids of [q.categories, q.tags]) {
       // Child categories count as their parent's, as WordPress's tax_query includes children. The
       // terms are expanded first, so that each event is checked by one primary-key lookup while the
       // page is read in date order (the count is what reads every match, and it is kept).
-      if (ids) where.push(`exists (select 1 from calendar_event_terms et where et.event_id = e.id and et.term_id = any(${p.add(await this.withChildTerms(ids))}::int8[]))`);
+      if (ids) where.push(`exists (select 1 from calendar_event_terms et where et.event_id = e.id and et.term_id = any(${p.next(await this.withChildTerms(ids))}::int8[]))`);
     }
-    if (q.venues) where.push(`exists (select 1 from calendar_event_venues l where l.event_id = e.id and l.venue_id = any(${p.add(q.venues)}::int8[]))`);
-    if (q.organizers) where.push(`exists (select 1 from calendar_event_organizers l where l.event_id = e.id and l.organizer_id = any(${p.add(q.organizers)}::int8[]))`);
-    if (q.featured !== undefined) where.push(`e.featured = ${p.add(q.featured)}`);
-    if (q.include) where.push(`e.id = any(${p.add(q.include)}::int8[])`);
-    if (q.postParent !== undefined) where.push(`e.post_parent = ${p.add(q.postParent)}`);
+    if (q.venues) where.push(`exists (select 1 from calendar_event_venues l where l.event_id = e.id and l.venue_id = any(${p.next(q.venues)}::int8[]))`);
+    if (q.organizers) where.push(`exists (select 1 from calendar_event_organizers l where l.event_id = e.id and l.organizer_id = any(${p.next(q.organizers)}::int8[]))`);
+    if (q.featured !== undefined) where.push(`e.featured = ${p.next(q.featured)}`);
+    if (q.include) where.push(`e.id = any(${p.next(q.include)}::int8[])`);
+    if (q.postParent !== undefined) where.push(`e.post_parent = ${p.next(q.postParent)}`);
     if (q.geo) {
       const near = q.geo.point
-        ? ` and 2 * 6371 * asin(sqrt(power(sin(radians(v.latitude - ${p.add(q.geo.point.lat)}) / 2), 2) + cos(radians(v.latitude)) * cos(radians(${p.add(q.geo.point.lat)}))
-            * power(sin(radians(v.longitude - ${p.add(q.geo.point.lng)}) / 2), 2))) <= ${p.add(q.geo.radiusKm)}`
+        ? ` and 2 * 6371 * asin(sqrt(power(sin(radians(v.latitude - ${p.next(q.geo.point.lat)}) / 2), 2) + cos(radians(v.latitude)) * cos(radians(${p.next(q.geo.point.lat)}))
+            * power(sin(radians(v.longitude - ${p.next(q.geo.point.lng)}) / 2), 2))) <= ${p.next(q.geo.radiusKm)}`
         : '';
       where.push(`exists (select 1 from calendar_event_venues l join calendar_venues v on v.id = l.venue_id where l.event_id = e.id
         and v.latitude is not null and v.longitude is not null${near})`);
@@ -243,23 +236,23 @@ export class CalendarRepo {
   }
 
   async linkedArchive<K extends LinkedKind>(kind: K, q: LinkedQuery): Promise<{ rows: (K extends 'venue' ? VenueRow : OrganizerRow)[]; total: number }> {
-    const p = new Params();
+    const p = new Where();
     const { table, col } = LINK[kind];
-    const where = [`r.status = any(${p.add(q.statuses)}::text[])`];
-    if (q.event !== undefined) where.push(`exists (select 1 from ${table} l where l.${col} = r.id and l.event_id = ${p.add(q.event)})`);
+    const where = [`r.status = any(${p.next(q.statuses)}::text[])`];
+    if (q.event !== undefined) where.push(`exists (select 1 from ${table} l where l.${col} = r.id and l.event_id = ${p.next(q.event)})`);
     const linked = `exists (select 1 from ${table} l join calendar_events e on e.id = l.event_id where l.${col} = r.id and e.status not in ('draft', 'pending', 'trash')`;
     if (q.hasEvents !== undefined) where.push(`${q.hasEvents ? '' : 'not '}${linked})`);
-    if (q.onlyWithUpcoming !== undefined) where.push(`${linked} and e.end_date >= ${p.add(q.onlyWithUpcoming)}::timestamp)`);
+    if (q.onlyWithUpcoming !== undefined) where.push(`${linked} and e.end_date >= ${p.next(q.onlyWithUpcoming)}::timestamp)`);
     // The legacy site counts before applying the search (see DEVIATIONS.md); Lintel counts what it lists.
     if (q.search !== undefined) {
-      const like = p.add(`%${q.search}%`);
+      const pattern = p.next(`%${q.search}%`);
       const extra = kind === 'venue' ? ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'] : ['phone', 'website', 'email'];
-      where.push(`(${['name', 'description', 'excerpt', ...extra].map((c) => `r.${c} ilike ${like}`).join(' or ')})`);
+      where.push(`(${['name', 'description', 'excerpt', ...extra].map((c) => `r.${c} ilike ${pattern}`).join(' or ')})`);
     }
     const cond = where.join(' and ');
-    const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${LINKED[kind]} r where ${cond}`, p.values);
+    const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${LINKED[kind]} r where ${cond}`, p.params);
     const rows = await this.sql.query<never>(`select r.* from ${LINKED[kind]} r where ${cond} order by r.created desc, r.id desc
-      limit ${p.add(q.limit)} offset ${p.add(q.offset)}`, p.values);
+      limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params);
     return { rows, total: n };
   }
 
@@ -295,20 +288,20 @@ export class CalendarRepo {
   }
 
   async termArchive(q: TermQuery): Promise<{ rows: TermRow[]; total: number }> {
-    const p = new Params();
-    const where = [`t.taxonomy = ${p.add(q.taxonomy)}`];
-    if (q.search !== undefined) where.push(`(t.name ilike ${p.add(`%${q.search}%`)} or t.slug ilike ${p.add(`%${q.search}%`)})`);
-    if (q.include) where.push(`t.id = any(${p.add(q.include)}::int8[])`);
-    if (q.exclude) where.push(`not t.id = any(${p.add(q.exclude)}::int8[])`);
-    if (q.parent !== undefined) where.push(`t.parent = ${p.add(q.parent)}`);
-    if (q.post !== undefined) where.push(`exists (select 1 from calendar_event_terms et where et.term_id = t.id and et.event_id = ${p.add(q.post)})`);
-    if (q.slug !== undefined) where.push(`t.slug = ${p.add(q.slug)}`);
+    const p = new Where();
+    const where = [`t.taxonomy = ${p.next(q.taxonomy)}`];
+    if (q.search !== undefined) where.push(`(t.name ilike ${p.next(`%${q.search}%`)} or t.slug ilike ${p.next(`%${q.search}%`)})`);
+    if (q.include) where.push(`t.id = any(${p.next(q.include)}::int8[])`);
+    if (q.exclude) where.push(`not t.id = any(${p.next(q.exclude)}::int8[])`);
+    if (q.parent !== undefined) where.push(`t.parent = ${p.next(q.parent)}`);
+    if (q.post !== undefined) where.push(`exists (select 1 from calendar_event_terms et where et.term_id = t.id and et.event_id = ${p.next(q.post)})`);
+    if (q.slug !== undefined) where.push(`t.slug = ${p.next(q.slug)}`);
     if (q.hideEmpty) where.push('t.count > 0');
     const from = `(${TERM_SELECT}) t where ${where.join(' and ')}`;
-    const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${from}`, p.values);
+    const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${from}`, p.params);
     const col = q.orderby === 'term_group' ? 't.id' : `t.${q.orderby}`;
     const rows = await this.sql.query<TermRow>(`select t.* from ${from} order by ${col} ${q.order}, t.id ${q.order}
-      limit ${p.add(q.limit)} offset ${p.add(q.offset)}`, p.values);
+      limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params);
     return { rows, total: n };
   }
 

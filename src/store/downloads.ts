@@ -1,5 +1,6 @@
 /** Download packages, their password locks and usage counts, and expiring download keys (downloads). */
 import type { Sql } from './sql.ts';
+import { like } from './where.ts';
 
 export interface DownloadPackage {
   id: number;
@@ -68,10 +69,10 @@ export class DownloadsRepo {
 
   /** Title or content contains the keyword (case-insensitive), newest first. */
   async search(keyword: string, opts: { premiumOnly: boolean; limit: number }): Promise<{ total: number; packages: DownloadPackage[] }> {
-    const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = like(keyword);
     const where = `(title ilike $1 or content ilike $1)${opts.premiumOnly ? ' and base_price > 0' : ''}`;
-    const [count] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from download_packages where ${where}`, [like]);
-    const rows = await this.sql.query<PackageRow>(`select ${COLUMNS} from download_packages where ${where} order by id desc limit $2`, [like, opts.limit]);
+    const [count] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from download_packages where ${where}`, [pattern]);
+    const rows = await this.sql.query<PackageRow>(`select ${COLUMNS} from download_packages where ${where} order by id desc limit $2`, [pattern, opts.limit]);
     return { total: count.n, packages: rows.map(toPackage) };
   }
 

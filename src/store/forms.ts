@@ -1,5 +1,6 @@
 /** Forms, their fields and their submissions (forms-views and forms-submissions). */
 import type { Sql } from './sql.ts';
+import { like } from './where.ts';
 
 export interface Form {
   id: number;
@@ -123,8 +124,7 @@ export class FormsRepo {
     if (q.to) parts.push(`submitted_at <= $${params.push(q.to)}`);
     if (q.ids) parts.push(`id = any($${params.push(q.ids)}::int8[])`);
     if (q.search) {
-      const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      parts.push(`exists (select 1 from jsonb_each(field_values) v where v.value #>> '{}' ilike $${params.push(like)})`);
+      parts.push(`exists (select 1 from jsonb_each(field_values) v where v.value #>> '{}' ilike $${params.push(like(q.search))})`);
     }
     return { sql: parts.join(' and '), params };
   }

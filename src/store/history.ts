@@ -4,6 +4,7 @@
  * what applies (see `namespaces/history/query.ts`); this file only turns them into SQL.
  */
 import type { Sql } from './sql.ts';
+import { like, Where } from './where.ts';
 
 export type Initiator = 'wp_user' | 'web_user' | 'wp' | 'wp_cli' | 'other';
 
@@ -71,65 +72,49 @@ export interface HistoryFilter {
 // `date` is selected as text: ORDER BY must name the column as `history_events.date` (the bare name is the text).
 const COLUMNS = 'id, to_char(date, \'YYYY-MM-DD HH24:MI:SS\') as date, logger, level, message, message_key, occasions_id, initiator, context';
 
-class Where {
-  readonly parts: string[] = [];
-  constructor(readonly params: unknown[] = []) {}
-  p(v: unknown): string {
-    this.params.push(v);
-    return `$${this.params.length}`;
-  }
-  add(sql: string): void {
-    this.parts.push(sql);
-  }
-  get sql(): string {
-    return this.parts.length ? `where ${this.parts.join(' and ')}` : '';
-  }
-}
-
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** The text a search looks through: the message, logger, level and every context value. */
 const SEARCHED = "(message || ' ' || logger || ' ' || level || ' ' || context::text)";
 
 function where(f: HistoryFilter, w = new Where()): Where {
-  if (f.readable) w.add(`logger = any(${w.p(f.readable)}::text[])`);
-  if (f.grouped) w.add('is_head');
-  if (f.include?.length) w.add(`id = any(${w.p(f.include)}::int8[])`);
-  for (const word of f.words ?? []) w.add(`${SEARCHED} ilike ${w.p(like(word))}`);
-  for (const word of f.excludeWords ?? []) w.add(`${SEARCHED} not ilike ${w.p(like(word))}`);
-  if (f.metadataSearch) w.add(`context::text ilike ${w.p(like(f.metadataSearch))}`);
-  if (f.levels) w.add(`level = any(${w.p(f.levels)}::text[])`);
-  if (f.excludeLevels?.length) w.add(`level <> all(${w.p(f.excludeLevels)}::text[])`);
-  if (f.loggers) w.add(`logger = any(${w.p(f.loggers)}::text[])`);
-  if (f.excludeLoggers?.length) w.add(`logger <> all(${w.p(f.excludeLoggers)}::text[])`);
+  if (f.readable) w.raw(`logger = any(${w.next(f.readable)}::text[])`);
+  if (f.grouped) w.raw('is_head');
+  if (f.include?.length) w.raw(`id = any(${w.next(f.include)}::int8[])`);
+  for (const word of f.words ?? []) w.raw(`${SEARCHED} ilike ${w.next(like(word))}`);
+  for (const word of f.excludeWords ?? []) w.raw(`${SEARCHED} not ilike ${w.next(like(word))}`);
+  if (f.metadataSearch) w.raw(`context::text ilike ${w.next(like(f.metadataSearch))}`);
+  if (f.levels) w.raw(`level = any(${w.next(f.levels)}::text[])`);
+  if (f.excludeLevels?.length) w.raw(`level <> all(${w.next(f.excludeLevels)}::text[])`);
+  if (f.loggers) w.raw(`logger = any(${w.next(f.loggers)}::text[])`);
+  if (f.excludeLoggers?.length) w.raw(`logger <> all(${w.next(f.excludeLoggers)}::text[])`);
   const pairs = (list: { logger: string; key: string }[]) => list.map((m) => `${m.logger}:${m.key}`);
-  if (f.messages) w.add(`(logger || ':' || coalesce(message_key, '')) = any(${w.p(pairs(f.messages))}::text[])`);
-  if (f.excludeMessages?.length) w.add(`(logger || ':' || coalesce(message_key, '')) <> all(${w.p(pairs(f.excludeMessages))}::text[])`);
-  if (f.users) w.add(`user_id = any(${w.p(f.users)}::int8[])`);
-  if (f.excludeUsers?.length) w.add(`(user_id is null or user_id <> all(${w.p(f.excludeUsers)}::int8[]))`);
-  if (f.initiators) w.add(`initiator = any(${w.p(f.initiators)}::text[])`);
-  if (f.excludeInitiators?.length) w.add(`initiator <> all(${w.p(f.excludeInitiators)}::text[])`);
-  if (f.after) w.add(`date >= ${w.p(f.after)}::timestamp`);
-  if (f.before) w.add(`date <= ${w.p(f.before)}::timestamp`);
+  if (f.messages) w.raw(`(logger || ':' || coalesce(message_key, '')) = any(${w.next(pairs(f.messages))}::text[])`);
+  if (f.excludeMessages?.length) w.raw(`(logger || ':' || coalesce(message_key, '')) <> all(${w.next(pairs(f.excludeMessages))}::text[])`);
+  if (f.users) w.raw(`user_id = any(${w.next(f.users)}::int8[])`);
+  if (f.excludeUsers?.length) w.raw(`(user_id is null or user_id <> all(${w.next(f.excludeUsers)}::int8[]))`);
+  if (f.initiators) w.raw(`initiator = any(${w.next(f.initiators)}::text[])`);
+  if (f.excludeInitiators?.length) w.raw(`initiator <> all(${w.next(f.excludeInitiators)}::text[])`);
+  if (f.after) w.raw(`date >= ${w.next(f.after)}::timestamp`);
+  if (f.before) w.raw(`date <= ${w.next(f.before)}::timestamp`);
   if (f.ranges?.length) {
     const ors = f.ranges.map(([from, to]) => {
-      const c = [from ? `date >= ${w.p(from)}::timestamp` : 'true', to ? `date <= ${w.p(to)}::timestamp` : 'true'];
+      const c = [from ? `date >= ${w.next(from)}::timestamp` : 'true', to ? `date <= ${w.next(to)}::timestamp` : 'true'];
       return `(${c.join(' and ')})`;
     });
-    w.add(`(${ors.join(' or ')})`);
+    w.raw(`(${ors.join(' or ')})`);
   }
   if (f.sinceDate !== undefined) {
-    const d = w.p(f.sinceDate);
-    w.add(f.sinceId !== undefined ? `(date > ${d}::timestamp or (date = ${d}::timestamp and id > ${w.p(f.sinceId)}))` : `date > ${d}::timestamp`);
-  } else if (f.sinceId !== undefined) w.add(`id > ${w.p(f.sinceId)}`);
-  if (f.maxId !== undefined) w.add(`id <= ${w.p(f.maxId)}`);
-  if (f.belowId !== undefined) w.add(`id < ${w.p(f.belowId)}`);
+    const d = w.next(f.sinceDate);
+    w.raw(f.sinceId !== undefined ? `(date > ${d}::timestamp or (date = ${d}::timestamp and id > ${w.next(f.sinceId)}))` : `date > ${d}::timestamp`);
+  } else if (f.sinceId !== undefined) w.raw(`id > ${w.next(f.sinceId)}`);
+  if (f.maxId !== undefined) w.raw(`id <= ${w.next(f.maxId)}`);
+  if (f.belowId !== undefined) w.raw(`id < ${w.next(f.belowId)}`);
   if (f.ip !== undefined) {
     // A stored address is anonymised (`.x` for its last part); one given in full matches its anonymised form too.
     const anon = f.ip.replace(/\.\d+$/, '.x');
-    w.add(`(context->>'_server_remote_addr' = ${w.p(f.ip)} or context->>'_server_remote_addr' = ${w.p(anon)} or context->>'_server_http_x_forwarded_for_0' = ${w.p(f.ip)})`);
+    w.raw(`(context->>'_server_remote_addr' = ${w.next(f.ip)} or context->>'_server_remote_addr' = ${w.next(anon)} or context->>'_server_http_x_forwarded_for_0' = ${w.next(f.ip)})`);
   }
-  for (const [k, v] of Object.entries(f.contextFilters ?? {})) w.add(`context->>${w.p(k)} = ${w.p(v)}`);
-  if (f.onlySticky) w.add(`context ? '_sticky'`);
+  for (const [k, v] of Object.entries(f.contextFilters ?? {})) w.raw(`context->>${w.next(k)} = ${w.next(v)}`);
+  if (f.onlySticky) w.raw(`context ? '_sticky'`);
   return w;
 }
 
@@ -226,7 +211,7 @@ export class HistoryRepo {
     const w = where(f);
     const size = f.grouped ? 'run_size' : '1';
     return this.sql.query<HistoryRow>(
-      `select ${COLUMNS}, ${size}::int as run_size from history_events ${w.sql} order by history_events.date desc, id desc limit ${w.p(page.limit)} offset ${w.p(page.offset)}`,
+      `select ${COLUMNS}, ${size}::int as run_size from history_events ${w} order by history_events.date desc, id desc limit ${w.next(page.limit)} offset ${w.next(page.offset)}`,
       w.params,
     );
   }
@@ -245,17 +230,17 @@ export class HistoryRepo {
     // A range inside one hour has no whole hour to read.
     if (hf !== null && ht !== null && hf > ht) return this.countRows(f);
     const w = new Where();
-    if (readable) w.add(`logger = any(${w.p(readable)}::text[])`);
-    if (loggers) w.add(`logger = any(${w.p(loggers)}::text[])`);
-    if (excludeLoggers?.length) w.add(`logger <> all(${w.p(excludeLoggers)}::text[])`);
+    if (readable) w.raw(`logger = any(${w.next(readable)}::text[])`);
+    if (loggers) w.raw(`logger = any(${w.next(loggers)}::text[])`);
+    if (excludeLoggers?.length) w.raw(`logger <> all(${w.next(excludeLoggers)}::text[])`);
     const pairs = (list: { logger: string; key: string }[]) => list.map((m) => `${m.logger}:${m.key}`);
-    if (messages) w.add(`(logger || ':' || message_key) = any(${w.p(pairs(messages))}::text[])`);
-    if (excludeMessages?.length) w.add(`(logger || ':' || message_key) <> all(${w.p(pairs(excludeMessages))}::text[])`);
-    if (hf !== null) w.add(`hour >= ${w.p(hf)}::timestamp`);
-    if (ht !== null) w.add(`hour < ${w.p(ht)}::timestamp`);
+    if (messages) w.raw(`(logger || ':' || message_key) = any(${w.next(pairs(messages))}::text[])`);
+    if (excludeMessages?.length) w.raw(`(logger || ':' || message_key) <> all(${w.next(pairs(excludeMessages))}::text[])`);
+    if (hf !== null) w.raw(`hour >= ${w.next(hf)}::timestamp`);
+    if (ht !== null) w.raw(`hour < ${w.next(ht)}::timestamp`);
     // Without date bounds the all-time counts per kind answer it.
     const table = hf === null && ht === null ? 'history_kinds' : 'history_hourly';
-    const [r] = await this.sql.query<{ n: number }>(`select coalesce(sum(${grouped ? 'heads' : 'n'}), 0)::int8 as n from ${table} ${w.sql}`, w.params);
+    const [r] = await this.sql.query<{ n: number }>(`select coalesce(sum(${grouped ? 'heads' : 'n'}), 0)::int8 as n from ${table} ${w}`, w.params);
     // The partial hours at the ends: [after, hf) and [ht, before].
     const edges: [string, string][] = [];
     if (after !== undefined && hf! > after) edges.push([after, secondBefore(hf!)]);
@@ -266,7 +251,7 @@ export class HistoryRepo {
 
   private async countRows(f: HistoryFilter): Promise<number> {
     const w = where(f);
-    const [r] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from history_events ${w.sql}`, w.params);
+    const [r] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from history_events ${w}`, w.params);
     return Number(r.n);
   }
 

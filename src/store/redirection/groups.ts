@@ -1,6 +1,7 @@
 /** Redirect groups (`redirection_groups`), each with the count of its redirects. */
 import type { Direction, GroupFilter, GroupOrder, GroupRow, Listed, Page, Selection } from './rows.ts';
-import { dir, like, selectionWhere, Where } from './where.ts';
+import { like, Where } from '../where.ts';
+import { dir, selectionWhere } from './where.ts';
 import type { Sql } from '../sql.ts';
 
 interface GroupRecord {

@@ -1,6 +1,7 @@
 /** The redirect log (`redirection_logs`) and the 404 log (`redirection_404`). */
 import type { Direction, GroupedRow, Listed, LogBase, LogFilter, LogGroupBy, LogKind, LogOrder, LogRow, NewLogRow, NewNotFoundRow, NotFoundRow, Page, Selection } from './rows.ts';
-import { dir, like, Where } from './where.ts';
+import { like, Where } from '../where.ts';
+import { dir } from './where.ts';
 import type { Sql } from '../sql.ts';
 
 /** A row as selected: the columns named alike in the row, the others in snake case (the 404 log lacks the last three). */

@@ -1,6 +1,7 @@
 /** Redirects (`redirection_items`): management, import, and the hits the site's edge counts. */
 import type { Direction, Listed, NewRedirect, Page, RedirectFilter, RedirectOrder, RedirectRow, Selection } from './rows.ts';
-import { dir, like, selectionWhere, Where } from './where.ts';
+import { like, Where } from '../where.ts';
+import { dir, selectionWhere } from './where.ts';
 import type { Sql } from '../sql.ts';
 
 interface ItemRecord {

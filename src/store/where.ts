@@ -1,0 +1,25 @@
+/** SQL pieces the repositories share: a parameterized WHERE clause and LIKE patterns. */
+
+/** A parameterized WHERE clause under construction. */
+export class Where {
+  readonly parts: string[] = [];
+  constructor(readonly params: unknown[] = []) {}
+  add(sqlWithPlaceholder: (p: string) => string, value: unknown): this {
+    this.params.push(value);
+    this.parts.push(sqlWithPlaceholder(`$${this.params.length}`));
+    return this;
+  }
+  raw(sql: string): this {
+    this.parts.push(sql);
+    return this;
+  }
+  toString(): string {
+    return this.parts.length ? `where ${this.parts.join(' and ')}` : '';
+  }
+  next(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+}
+
+export const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
