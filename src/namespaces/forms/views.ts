@@ -57,6 +57,9 @@ async function verifyToken(ctx: RestContext, token: string): Promise<TokenPayloa
 
 const isAdmin = (ctx: RestContext) => can(ctx.user, 'manage_options');
 
+/** The forms a request's verified token opens, kept by the permission check for the handler: the token is verified once per request. */
+const tokenForms = new WeakMap<RestContext, number[]>();
+
 /** Who may read: administrators, or a token holder (for the route's form when it has one); rate limited first. */
 function viewerAccess(limiter: RequestLimiter): Permission<{ id?: number }> {
   return {
@@ -68,16 +71,15 @@ function viewerAccess(limiter: RequestLimiter): Permission<{ id?: number }> {
       const token = Array.isArray(header) ? header[0] : header;
       const payload = token ? await verifyToken(ctx, token) : null;
       if (!payload || (args.id !== undefined && !payload.formIds.includes(Number(args.id)))) return errors.core.forbidden(ctx.user !== null);
+      tokenForms.set(ctx, payload.formIds.map(Number));
       return true;
     },
   };
 }
 
-async function tokenFormIds(ctx: RestContext): Promise<number[] | 'all'> {
-  if (isAdmin(ctx)) return 'all';
-  const header = ctx.headers[TOKEN_HEADER];
-  const payload = await verifyToken(ctx, String(Array.isArray(header) ? header[0] : header));
-  return payload!.formIds.map(Number);
+/** The forms the caller may read: all for administrators, else those its token (verified by viewerAccess) opens. */
+function tokenFormIds(ctx: RestContext): number[] | 'all' {
+  return isAdmin(ctx) ? 'all' : (tokenForms.get(ctx) ?? []);
 }
 
 /** The site path the Referer names, when it is a page of this site. */
@@ -121,7 +123,7 @@ export function formsViewsRoutes(): RouteDecl[] {
       args: {},
       permission: access,
       handler: async (ctx) => {
-        const allowed = await tokenFormIds(ctx);
+        const allowed = tokenFormIds(ctx);
         const forms = await ctx.store.forms.forms(allowed === 'all' ? undefined : allowed);
         const list = forms.map((f) => ({ formID: f.id, formTitle: f.title }));
         // Administrators get an object keyed by form ID, token holders a list (as the legacy route).
