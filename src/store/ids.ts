@@ -1,10 +1,11 @@
 /**
- * The two legacy ID spaces. A record created here takes the next ID of its space; a record
- * imported with its legacy ID keeps it, and the space moves past it so later IDs never collide.
+ * ID spaces: the legacy posts and terms (shared by several tables each), and the redirection
+ * plugin's own. A record created here takes the next ID of its space; a record imported with its
+ * legacy ID keeps it, and the space moves past it so later IDs never collide.
  */
 import type { Sql } from './sql.ts';
 
-export type IdSpace = 'post_id_seq' | 'term_id_seq';
+export type IdSpace = 'post_id_seq' | 'term_id_seq' | 'redirection_groups_id_seq' | 'redirection_items_id_seq';
 
 export async function nextId(sql: Sql, space: IdSpace): Promise<number> {
   const [row] = await sql.query<{ id: number }>(`select nextval('${space}')::int8 as id`);

@@ -1,5 +1,6 @@
 /** Redirect groups (`redirection_groups`), each with the count of its redirects. */
 import type { Direction, GroupFilter, GroupOrder, GroupRow, Listed, Page, Selection } from './rows.ts';
+import { reserveId } from '../ids.ts';
 import { like, Where } from '../where.ts';
 import { dir, selectionWhere } from './where.ts';
 import type { Sql } from '../sql.ts';
@@ -103,7 +104,7 @@ export class RedirectGroupRepo {
        on conflict (id) do update set name = excluded.name, module_id = excluded.module_id, enabled = excluded.enabled, position = excluded.position`,
       [groups.map((g) => g.id), groups.map((g) => g.name), groups.map((g) => g.moduleId), groups.map((g) => g.enabled), groups.map((g) => g.position)],
     );
-    await this.sql.query(`select setval('redirection_groups_id_seq', greatest($1::int8, (select last_value from redirection_groups_id_seq)))`, [Math.max(...groups.map((g) => g.id))]);
+    await reserveId(this.sql, 'redirection_groups_id_seq', Math.max(...groups.map((g) => g.id)));
   }
 
   /** Every group goes, with its redirects; the install's two groups come back (as migration 020 made them). */

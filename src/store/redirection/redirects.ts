@@ -1,5 +1,6 @@
 /** Redirects (`redirection_items`): management, import, and the hits the site's edge counts. */
 import type { Direction, Listed, NewRedirect, Page, RedirectFilter, RedirectOrder, RedirectRow, Selection } from './rows.ts';
+import { reserveId } from '../ids.ts';
 import { like, Where } from '../where.ts';
 import { dir, selectionWhere } from './where.ts';
 import type { Sql } from '../sql.ts';
@@ -188,7 +189,7 @@ export class RedirectRepo {
        on conflict (id) do update set ${ITEM_COLUMNS.split(', ').map((c) => `${c} = excluded.${c}`).join(', ')}`,
       Array.from({ length: ITEM_TYPES.length + 1 }, (_, c) => columns.map((v) => v[c])),
     );
-    await this.sql.query(`select setval('redirection_items_id_seq', greatest($1::int8, (select last_value from redirection_items_id_seq)))`, [Math.max(...rows.map((r) => r.id))]);
+    await reserveId(this.sql, 'redirection_items_id_seq', Math.max(...rows.map((r) => r.id)));
   }
 
   /** Replaces every column but the ID, hits and last access. */
