@@ -109,11 +109,13 @@ export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record
 
 export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
-  await ctx.store.transaction(async (store) => {
+  const updated = await ctx.store.transaction(async (store) => {
     await store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
-    await logPost(store, ctx, 'post_updated', kind, await loadLinked({ ...ctx, store }, kind, r.id));
+    const row = await loadLinked({ ...ctx, store }, kind, r.id);
+    await logPost(store, ctx, 'post_updated', kind, row);
+    return row;
   });
-  return { body: linkedObject(await siteOf(ctx), kind, await loadLinked(ctx, kind, r.id)) };
+  return { body: linkedObject(await siteOf(ctx), kind, updated) };
 }
 
 export async function deleteLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
