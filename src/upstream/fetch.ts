@@ -137,7 +137,7 @@ export function guardedFetcher(opts: UpstreamOptions): Fetcher {
  * The guarded streaming request: the same address checks and pinning, no redirects; the time limit
  * applies to the headers and to each pause between body chunks, not to the whole stream.
  */
-export function guardedStream(opts: UpstreamOptions): StreamOpener {
+function guardedStream(opts: UpstreamOptions): StreamOpener {
   const check = addressChecker(opts);
   return async (target, init) => {
     const url = parseTarget(target);

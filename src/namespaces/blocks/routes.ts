@@ -21,10 +21,10 @@ const SIGNING_SECRET = 'blocks_custom_php';
 const PRODUCT_LIMIT = 10;
 
 const productFile = z.array(z.object({ id: z.int().positive(), name: z.string(), date: z.iso.datetime({ offset: true }).optional() }));
-export type ShopProduct = z.infer<typeof productFile>[number];
+type ShopProduct = z.infer<typeof productFile>[number];
 
 /** The configured product list (LINTEL_SHOP_PRODUCTS), checked at start; none configured: no shop. */
-export function loadShopProducts(file: string | undefined): ShopProduct[] {
+function loadShopProducts(file: string | undefined): ShopProduct[] {
   if (!file) return [];
   const r = productFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!r.success) throw new Error(`LINTEL_SHOP_PRODUCTS ${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -32,7 +32,7 @@ export function loadShopProducts(file: string | undefined): ShopProduct[] {
 }
 
 /** `{label: "<name> - <id>", value: id}`, newest first (by date, then id), at most the shop's default limit. */
-export function productChoices(products: ShopProduct[]): { label: string; value: number }[] {
+function productChoices(products: ShopProduct[]): { label: string; value: number }[] {
   return [...products]
     .sort((a, b) => (b.date ? Date.parse(b.date) : 0) - (a.date ? Date.parse(a.date) : 0) || b.id - a.id)
     .slice(0, PRODUCT_LIMIT)

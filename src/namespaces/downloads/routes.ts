@@ -18,8 +18,8 @@ import { downloadLink } from './links.ts';
 const NAMESPACE = 'downloads';
 const P = (path: string) => `/${NAMESPACE}${path}`;
 /** How often and how long a download link may be used (the legacy private-link defaults). */
-export const KEY_USES = 3;
-export const KEY_LIFETIME_S = 3600;
+const KEY_USES = 3;
+const KEY_LIFETIME_S = 3600;
 /** The search's page size (WordPress's default posts_per_page). */
 const SEARCH_LIMIT = 10;
 const POST_TYPE = 'download_package';

@@ -19,7 +19,7 @@ export async function writeExportFile(dir: string, formId: number, csv: string):
   return { name, filePath };
 }
 
-export const DELETE_RESULTS = {
+const DELETE_RESULTS = {
   deleted: 'File was deleted',
   missing: 'File could not be found for deletion',
   failed: 'File could not be deleted',

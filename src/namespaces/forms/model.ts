@@ -9,7 +9,7 @@ import { fmt, instantToWall } from '../calendar/dates.ts';
 import { csvLines } from '../redirection/io/writers.ts';
 
 /** The data source every stored submission names (the legacy post store's role). */
-export const DATA_SOURCE = 'store';
+const DATA_SOURCE = 'store';
 /** Field types that hold no value (layout and the submit button). */
 const NO_VALUE = new Set(['submit', 'html', 'hr']);
 

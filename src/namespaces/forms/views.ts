@@ -19,7 +19,7 @@ const NAMESPACE = 'forms-views';
 const P = (path: string) => `/${NAMESPACE}${path}`;
 const TOKEN_HEADER = 'x-ninjaformsviews-auth';
 const TOKEN_SECRET = 'forms_views_token';
-export const TOKEN_LIFETIME_S = 900;
+const TOKEN_LIFETIME_S = 900;
 
 interface TokenPayload {
   formIds: number[];
@@ -30,7 +30,7 @@ const secretOf = (ctx: RestContext) => ctx.store.secrets.get(TOKEN_SECRET, () =>
 const sign = (publicKey: string, payload: string, secret: string) => createHmac('sha256', secret).update(publicKey + payload).digest('hex');
 
 /** `base64(hmac(publicKey + payload) ":" publicKey ":" payload)`, as the legacy block's token. */
-export async function issueToken(ctx: RestContext, formIds: number[]): Promise<{ token: string; publicKey: string }> {
+async function issueToken(ctx: RestContext, formIds: number[]): Promise<{ token: string; publicKey: string }> {
   const publicKey = randomAlnum(32);
   const payload = JSON.stringify({ formIds, exp: Math.floor(ctx.clock.now().getTime() / 1000) + TOKEN_LIFETIME_S } satisfies TokenPayload);
   const token = Buffer.from(`${sign(publicKey, payload, await secretOf(ctx))}:${publicKey}:${payload}`).toString('base64');
