@@ -8,7 +8,7 @@
  * failing item rolls back the ones before it (see docs/batch.md).
  */
 import { z } from 'zod';
-import { answerBody } from '../../backends/backend.ts';
+import { answerBody, type Backend } from '../../backends/backend.ts';
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
@@ -66,7 +66,11 @@ export function batchRoutes(services: Services): RouteDecl[] {
           const calls = items.map((item) => subCall(item, ctx));
           // Items the legacy site answers (a forwarded namespace, or one shadowed with the legacy site as
           // primary) are its writes: sent there one by one, outside any transaction.
-          const forwarded = calls.map((call, i) => (call instanceof RestError || services.backends.forRoute(call.route)?.answeredBy !== 'legacy' ? null : forwardedItem(services, items[i], call, ctx)));
+          const forwarded = calls.map((call, i) => {
+            if (call instanceof RestError) return null;
+            const route = services.backends.forRoute(call.route);
+            return route?.answeredBy === 'legacy' ? forwardedItem(route.backend, items[i], call, ctx) : null;
+          });
           if (a.validation === 'require-all-validate' && forwarded.some(Boolean)) {
             return { status: 207, body: { failed: 'validation', responses: forwarded.map((f) => (f ? errorItem(errors.batch.forwardedInTransaction()) : null)) } };
           }
@@ -111,20 +115,20 @@ function asForwardError(e: unknown): RestError {
 }
 
 /** The item as a request of its own to the legacy origin, with the batch request's credentials. */
-function forwardedItem(services: Services, item: BatchItem, call: RestCall, ctx: RestContext): ForwardedItem {
+function forwardedItem(backend: Backend, item: BatchItem, call: RestCall, ctx: RestContext): ForwardedItem {
   return async () => {
-    const backend = services.backends.forRoute(call.route)!.backend;
     const query = /\?([^#]*)/.exec(item.path)?.[1] ?? '';
     const headers: Record<string, string | string[] | undefined> = { ...ctx.headers, ...call.ctx.headers, 'content-type': 'application/json' };
     delete headers['content-length'];
     const bindings = (ctx.log as { bindings?: () => Record<string, unknown> }).bindings?.() ?? {};
+    const base = new URL(ctx.urls.base);
     const answer = await backend({
       method: call.method,
       path: new URL(ctx.urls.rest(call.route)).pathname,
       query,
       headers,
       body: item.body ? Buffer.from(JSON.stringify(item.body)) : undefined,
-      client: { ip: ctx.ip, protocol: new URL(ctx.urls.base).protocol.replace(':', ''), host: String(ctx.headers.host ?? new URL(ctx.urls.base).host) },
+      client: { ip: ctx.ip, protocol: base.protocol.replace(':', ''), host: String(ctx.headers.host ?? base.host) },
       requestId: String(bindings.reqId ?? ''),
       log: ctx.log,
     });
@@ -142,8 +146,6 @@ function forwardedItem(services: Services, item: BatchItem, call: RestCall, ctx:
 
 /** The headers an item's answer carries (the rest belong to the HTTP exchange, not to the item). */
 const ITEM_HEADERS = new Set(['allow', 'location', 'link']);
-
-
 
 /** Thrown inside the transaction to roll it back; carries the answers computed so far. */
 class RolledBack extends Error {
