@@ -132,16 +132,12 @@ function linkedResource(client: LegacyClient, kind: LinkedKind): ImportResource<
 
 /** The stored form of these events (for `--verify`). */
 async function storedEvents(store: Store, ids: number[]): Promise<Map<number, ImportedEvent>> {
-  const [venues, organizers, terms] = await Promise.all([store.calendar.linkedOf('venue', ids), store.calendar.linkedOf('organizer', ids), store.calendar.termsOf(ids)]);
+  const events = (await Promise.all(ids.map((id) => store.calendar.event(id)))).filter((e) => e !== null);
+  const links = await store.calendar.linksOf(events);
   const out = new Map<number, ImportedEvent>();
-  for (const id of ids) {
-    const e = await store.calendar.event(id);
-    if (!e) continue;
-    const byTaxonomy = (tax: Taxonomy) => (terms.get(id) ?? []).filter((t) => t.taxonomy === tax).map((t) => t.id);
-    out.set(id, {
-      ...(e as EventRow), venues: (venues.get(id) ?? []).map((v) => v.id), organizers: (organizers.get(id) ?? []).map((o) => o.id),
-      terms: [...byTaxonomy('category'), ...byTaxonomy('tag')],
-    });
+  for (const { venue_ids, organizer_ids, term_ids: _, ...e } of events) {
+    const byTaxonomy = (tax: Taxonomy) => links.get(e.id)!.terms.filter((t) => t.taxonomy === tax).map((t) => t.id);
+    out.set(e.id, { ...e, venues: venue_ids, organizers: organizer_ids, terms: [...byTaxonomy('category'), ...byTaxonomy('tag')] });
   }
   return out;
 }

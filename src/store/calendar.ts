@@ -5,9 +5,10 @@
  * names still has that slug, so a rename or trash by another replica cannot serve the wrong record.
  */
 import { LRUCache } from 'lru-cache';
+import type { ChangeFeed } from './change-feed.ts';
 import { nextId, reserveId } from './ids.ts';
 import { UniqueViolation, type Sql } from './sql.ts';
-import type { TotalsCache } from './totals-cache.ts';
+import { TopicCache } from './topic-cache.ts';
 import { like, Where } from './where.ts';
 
 export type Taxonomy = 'category' | 'tag';
@@ -31,6 +32,15 @@ export interface OrganizerRow {
   phone: string; website: string; email: string; image: string; created: Date; modified: Date;
 }
 export interface TermRow { id: number; taxonomy: Taxonomy; name: string; slug: string; description: string; parent: number; count: number }
+
+/** An event as read: its row, and what it links, by ID: venues and organizers in link order, terms by name. */
+export type StoredEvent = EventRow & { venue_ids: number[]; organizer_ids: number[]; term_ids: number[] };
+/** The records an event links, in the order of its `StoredEvent` IDs. */
+export interface EventLinks {
+  venues: VenueRow[];
+  organizers: OrganizerRow[];
+  terms: TermRow[];
+}
 
 export type EventFields = Omit<EventRow, 'id' | 'created' | 'modified'>;
 /** An event as imported: its row and the IDs of its venues, organizers and terms, in order. */
@@ -71,18 +81,48 @@ const LINK = {
 // The count of published events is kept on the term by triggers (migration 011).
 const TERM_SELECT = `select t.*, t.published_count as count from calendar_terms t`;
 
-/** `table:slug` → record ID. One per store (shared by its transaction views), never across stores. */
-export type SlugCache = LRUCache<string, number>;
-export const slugCache = (): SlugCache => new LRUCache<string, number>({ max: 5000 });
+// An event with the IDs of what it links, in one statement: a page of events is one query, and the
+// linked records come from the caches (`linksOf`).
+const EVENT_SELECT = `select e.*, e.start_date::text as start_date, e.end_date::text as end_date,
+  e.utc_start_date::text as utc_start_date, e.utc_end_date::text as utc_end_date,
+  array_to_json(array(select l.venue_id from calendar_event_venues l where l.event_id = e.id order by l.position)) as venue_ids,
+  array_to_json(array(select l.organizer_id from calendar_event_organizers l where l.event_id = e.id order by l.position)) as organizer_ids,
+  array_to_json(array(select et.term_id from calendar_event_terms et join calendar_terms t on t.id = et.term_id
+    where et.event_id = e.id order by t.name, t.id)) as term_ids
+  from calendar_events e`;
+
+/**
+ * A store's calendar caches, shared by its transaction views, never across stores: `table:slug` →
+ * record ID (checked on use), and, until a calendar write is announced, archive counts and the
+ * records events link.
+ */
+export interface CalendarCaches {
+  slugs: LRUCache<string, number>;
+  totals: TopicCache<string, number>;
+  venues: TopicCache<number, VenueRow>;
+  organizers: TopicCache<number, OrganizerRow>;
+  terms: TopicCache<number, TermRow>;
+}
+
+/** With a feed that never goes live (a store without one), only the slug cache keeps anything. */
+export function calendarCaches(feed: ChangeFeed): CalendarCaches {
+  const topics = ['calendar'];
+  return {
+    slugs: new LRUCache<string, number>({ max: 5000 }),
+    totals: new TopicCache(feed, topics, 2000),
+    venues: new TopicCache(feed, topics, 5000),
+    organizers: new TopicCache(feed, topics, 5000),
+    terms: new TopicCache(feed, topics, 5000),
+  };
+}
 
 export class CalendarRepo {
-  constructor(private readonly sql: Sql, private readonly slugs: SlugCache = slugCache(), private readonly totals?: TotalsCache) {}
+  constructor(private readonly sql: Sql, private readonly caches: CalendarCaches) {}
 
   // ---- events
 
-  async event(id: number): Promise<EventRow | null> {
-    return (await this.sql.query<EventRow>(`select *, start_date::text as start_date, end_date::text as end_date,
-      utc_start_date::text as utc_start_date, utc_end_date::text as utc_end_date from calendar_events where id = $1`, [id]))[0] ?? null;
+  async event(id: number): Promise<StoredEvent | null> {
+    return (await this.sql.query<StoredEvent>(`${EVENT_SELECT} where e.id = $1`, [id]))[0] ?? null;
   }
 
   /** Which kind of calendar record an ID names (the post ID space is shared). */
@@ -92,44 +132,42 @@ export class CalendarRepo {
     return (r?.kind as 'event' | LinkedKind | undefined) ?? null;
   }
 
-  async eventBySlug(slug: string): Promise<EventRow | null> {
+  async eventBySlug(slug: string): Promise<StoredEvent | null> {
     return this.bySlug('calendar_events', slug, (id) => this.event(id));
   }
 
   /** The record with the slug; a cached ID counts only if its record still has the slug. */
   private async bySlug<R extends { slug: string }>(table: string, slug: string, load: (id: number) => Promise<R | null>): Promise<R | null> {
     const key = `${table}:${slug}`;
-    const hit = this.slugs.get(key);
+    const hit = this.caches.slugs.get(key);
     if (hit !== undefined) {
       const row = await load(hit);
       if (row?.slug === slug) return row;
-      this.slugs.delete(key);
+      this.caches.slugs.delete(key);
     }
     const [r] = await this.sql.query<{ id: number }>(`select id from ${table} where slug = $1`, [slug]);
     if (!r) return null;
-    this.slugs.set(key, r.id);
+    this.caches.slugs.set(key, r.id);
     return load(r.id);
   }
 
   /** A page of the listed events the query matches, and how many match in all (the archive). */
-  async eventArchive(q: EventQuery): Promise<{ rows: EventRow[]; total: number }> {
+  async eventArchive(q: EventQuery): Promise<{ rows: StoredEvent[]; total: number }> {
     const { cond, p } = await this.archiveWhere(q);
-    const count = async () => (await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.params))[0].n;
-    const total = this.totals ? await this.totals.get(this.sql, `events\0${cond}\0${JSON.stringify(p.params)}`, count) : await count();
+    const total = await this.caches.totals.get(this.sql, `events\0${cond}\0${JSON.stringify(p.params)}`, async () =>
+      (await this.sql.query<{ n: number }>(`select count(*)::int8 as n from calendar_events e where ${cond}`, p.params))[0].n);
     return { rows: await this.archivePage(q, cond, p), total };
   }
 
   /** A page of the listed events the query matches, without counting them all (the iCal feed). */
-  async eventPage(q: EventQuery): Promise<EventRow[]> {
+  async eventPage(q: EventQuery): Promise<StoredEvent[]> {
     const { cond, p } = await this.archiveWhere(q);
     return this.archivePage(q, cond, p);
   }
 
-  private archivePage(q: EventQuery, cond: string, p: Where): Promise<EventRow[]> {
+  private archivePage(q: EventQuery, cond: string, p: Where): Promise<StoredEvent[]> {
     const order = q.include ? 'e.created, e.id' : 'e.start_date, e.id';
-    return this.sql.query<EventRow>(`select e.*, e.start_date::text as start_date, e.end_date::text as end_date,
-      e.utc_start_date::text as utc_start_date, e.utc_end_date::text as utc_end_date from calendar_events e where ${cond}
-      order by ${order} limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params);
+    return this.sql.query<StoredEvent>(`${EVENT_SELECT} where ${cond} order by ${order} limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params);
   }
 
   private async archiveWhere(q: EventQuery): Promise<{ cond: string; p: Where }> {
@@ -203,22 +241,22 @@ export class CalendarRepo {
     for (const id of ids) await this.sql.query('insert into calendar_event_terms (event_id, term_id) values ($1, $2) on conflict do nothing', [eventId, id]);
   }
 
-  /** Linked records of many events at once, in link order. */
-  async linkedOf<K extends LinkedKind>(kind: K, eventIds: number[]): Promise<Map<number, (K extends 'venue' ? VenueRow : OrganizerRow)[]>> {
-    const { table, col } = LINK[kind];
-    const rows = await this.sql.query<{ event_id: number } & Record<string, unknown>>(`select l.event_id, r.* from ${table} l
-      join ${LINKED[kind]} r on r.id = l.${col} where l.event_id = any($1::int8[]) order by l.event_id, l.position`, [eventIds]);
-    const out = new Map<number, never[]>();
-    for (const { event_id, ...r } of rows) (out.get(event_id) ?? out.set(event_id, []).get(event_id)!).push(r as never);
-    return out as never;
+  /** The records these events link, by event ID: one query per kind of record not cached yet, none once they are. */
+  async linksOf(events: readonly StoredEvent[]): Promise<Map<number, EventLinks>> {
+    const [venues, organizers, terms] = await Promise.all([
+      this.caches.venues.many(this.sql, events.flatMap((e) => e.venue_ids), (ids) => this.byIds<VenueRow>('select * from calendar_venues t', ids)),
+      this.caches.organizers.many(this.sql, events.flatMap((e) => e.organizer_ids), (ids) => this.byIds<OrganizerRow>('select * from calendar_organizers t', ids)),
+      this.caches.terms.many(this.sql, events.flatMap((e) => e.term_ids), (ids) => this.byIds<TermRow>(TERM_SELECT, ids)),
+    ]);
+    // A record removed since the event was read is left out.
+    const pick = <R>(ids: number[], found: Map<number, R>) => ids.flatMap((id) => found.get(id) ?? []);
+    return new Map(events.map((e) => [e.id, { venues: pick(e.venue_ids, venues), organizers: pick(e.organizer_ids, organizers), terms: pick(e.term_ids, terms) }]));
   }
 
-  async termsOf(eventIds: number[]): Promise<Map<number, TermRow[]>> {
-    const rows = await this.sql.query<TermRow & { event_id: number }>(`select et.event_id, t.* from calendar_event_terms et
-      join (${TERM_SELECT}) t on t.id = et.term_id where et.event_id = any($1::int8[]) order by t.name, t.id`, [eventIds]);
-    const out = new Map<number, TermRow[]>();
-    for (const { event_id, ...r } of rows) (out.get(event_id) ?? out.set(event_id, []).get(event_id)!).push(r);
-    return out;
+  /** `select` names its table `t`. */
+  private async byIds<R extends { id: number }>(select: string, ids: number[]): Promise<Map<number, R>> {
+    const rows = await this.sql.query<R>(`${select} where t.id = any($1::int8[])`, [ids]);
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   // ---- venues and organizers
@@ -329,7 +367,7 @@ export class CalendarRepo {
   }
 
   /** A public record by the slug of its page (`/event/{slug}/`, ...), for the oEmbed and page modules. */
-  async publicBySlug(kind: 'event' | LinkedKind, slug: string): Promise<EventRow | VenueRow | OrganizerRow | null> {
+  async publicBySlug(kind: 'event' | LinkedKind, slug: string): Promise<StoredEvent | VenueRow | OrganizerRow | null> {
     const row = kind === 'event' ? await this.eventBySlug(slug) : await this.linkedBySlug(kind, slug);
     return row && row.status === 'publish' && !('password' in row && row.password) ? row : null;
   }

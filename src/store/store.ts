@@ -9,14 +9,13 @@ import { migrate } from './migrate.ts';
 import { OptionsRepo, SiteOptionsCache } from './options.ts';
 import { RedirectionStore } from './redirection/index.ts';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.ts';
-import { TotalsCache } from './totals-cache.ts';
 import { openPglite, openPostgres, type PoolStats, type Sql, type SqlDriver } from './sql.ts';
 
 /** What a store call can fail with, besides a bug: the store is down, or a unique value is taken. */
 export { StoreUnavailable, UniqueViolation } from './sql.ts';
 import { UserRepo } from './users.ts';
 import { ShadowRepo } from './shadow.ts';
-import { CalendarRepo, slugCache, type SlugCache } from './calendar.ts';
+import { CalendarRepo, calendarCaches, type CalendarCaches } from './calendar.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { LoginThrottleRepo } from './login-throttle.ts';
 import { HistoryRepo } from './history.ts';
@@ -48,19 +47,17 @@ export interface Store {
 /** Per-process caches shared by every store view of one driver (see `SiteOptionsCache`). */
 interface StoreCaches {
   site: SiteOptionsCache;
-  calendarSlugs: SlugCache;
-  /** Only with a change feed to invalidate them (an opened store). */
-  calendarTotals?: TotalsCache;
+  calendar: CalendarCaches;
 }
 
-export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsCache(), calendarSlugs: slugCache() }): Store {
+export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsCache(), calendar: calendarCaches(new ChangeFeed()) }): Store {
   return {
     sql,
     users: new UserRepo(sql),
     options: new OptionsRepo(sql, caches.site),
     authSessions: new AuthSessionRepo(sql),
     redirection: new RedirectionStore(sql),
-    calendar: new CalendarRepo(sql, caches.calendarSlugs, caches.calendarTotals),
+    calendar: new CalendarRepo(sql, caches.calendar),
     loginThrottle: new LoginThrottleRepo(sql),
     secrets: new SiteSecretRepo(sql),
     forms: new FormsRepo(sql),
@@ -115,7 +112,7 @@ export async function openStore(config: StoreConfig, opts: { inMemory?: boolean 
     throw e;
   }
   return {
-    ...storeOn(driver, { site: new SiteOptionsCache(), calendarSlugs: slugCache(), calendarTotals: new TotalsCache(changes, ['calendar']) }),
+    ...storeOn(driver, { site: new SiteOptionsCache(), calendar: calendarCaches(changes) }),
     kind: driver.kind,
     // Its own short limit: a frozen server must not hold the readiness probe for the statement timeout.
     ping: async (timeoutMs) => {

@@ -6,7 +6,7 @@
 import { slugify } from '../../contract/slug.ts';
 import type { Embeddable, EmbeddableLookup, LookupContext } from '../oembed/embeddable.ts';
 import { sanitizeDescriptionHtml } from '../oembed/sanitize.ts';
-import type { EventRow, OrganizerRow, VenueRow } from '../../store/calendar.ts';
+import type { OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { autop } from './shape.ts';
 
 const PATH = /^\/(event|venue|organizer)\/([^/]+)\/?(?:embed\/?)?$/;
@@ -38,8 +38,8 @@ async function author(ctx: LookupContext, id: number): Promise<Pick<Embeddable, 
   return user ? { authorName: user.displayName || user.login, authorUrl: `${ctx.urls.home}/author/${slugify(user.login)}/` } : { authorName: null, authorUrl: null };
 }
 
-async function eventFacts(ctx: LookupContext, e: EventRow): Promise<Partial<Embeddable>> {
-  const [venues, organizers] = await Promise.all([ctx.store.calendar.linkedOf('venue', [e.id]), ctx.store.calendar.linkedOf('organizer', [e.id])]);
+async function eventFacts(ctx: LookupContext, e: StoredEvent): Promise<Partial<Embeddable>> {
+  const { venues, organizers } = (await ctx.store.calendar.linksOf([e])).get(e.id)!;
   const wall = (t: string) => t.replace(' ', 'T');
   return {
     title: e.title,
@@ -47,8 +47,8 @@ async function eventFacts(ctx: LookupContext, e: EventRow): Promise<Partial<Embe
     end: wall(e.end_date),
     timezone: e.timezone,
     allDay: e.all_day,
-    venueName: venues.get(e.id)?.[0]?.name ?? null,
-    organizerNames: (organizers.get(e.id) ?? []).map((o) => o.name),
+    venueName: venues[0]?.name ?? null,
+    organizerNames: organizers.map((o) => o.name),
   };
 }
 
@@ -60,7 +60,7 @@ export const calendarEmbeddables: EmbeddableLookup = {
     // scheduled, trashed and protected ones are not shown, as if they did not exist.
     const row = await ctx.store.calendar.publicBySlug(at.kind, at.slug);
     if (!row) return null;
-    const facts = at.kind === 'event' ? await eventFacts(ctx, row as EventRow) : { title: (row as VenueRow | OrganizerRow).name };
+    const facts = at.kind === 'event' ? await eventFacts(ctx, row as StoredEvent) : { title: (row as VenueRow | OrganizerRow).name };
     return {
       kind: at.kind,
       title: '',

@@ -4,25 +4,19 @@ import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
-import type { EventFields, EventQuery, EventRow } from '../../store/calendar.ts';
+import type { EventFields, EventQuery, EventRow, StoredEvent } from '../../store/calendar.ts';
 import { isValidTimeZone } from '../../site/time.ts';
-import type { Store } from '../../store/store.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { endOfDay, fmt, instantToWall, parseWall, startOfDay, wallToInstant } from './dates.ts';
 import { resolveLinked } from './linked.ts';
-import { eventObject, type EventLinks, type Site } from './shape.ts';
+import { eventObject, type Site } from './shape.ts';
 import { logPost } from '../history/log.ts';
 import { resolveTermsForWrite, resolveTermFilter } from './terms.ts';
 import { sameSecret } from '../../auth/secrets.ts';
 
-export async function eventLinks(store: Store, ids: number[]): Promise<Map<number, EventLinks>> {
-  const [venues, organizers, terms] = await Promise.all([store.calendar.linkedOf('venue', ids), store.calendar.linkedOf('organizer', ids), store.calendar.termsOf(ids)]);
-  return new Map(ids.map((id) => [id, { venues: venues.get(id) ?? [], organizers: organizers.get(id) ?? [], terms: terms.get(id) ?? [] }]));
-}
-
-export async function eventBody(site: Site, e: EventRow, single = false) {
-  const links = (await eventLinks(site.ctx.store, [e.id])).get(e.id)!;
+export async function eventBody(site: Site, e: StoredEvent, single = false) {
+  const links = (await site.ctx.store.calendar.linksOf([e])).get(e.id)!;
   // JSON-LD is left out for those who only pass the password check.
   return eventObject(site, e, links, { single, withLd: e.password === '' || canEdit(site.ctx, e) });
 }
@@ -85,7 +79,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
 
   const { rows, total } = await store.eventArchive(q);
   if (rows.length === 0 && a.page > 1) throw errors.calendar.eventPageNotFound();
-  const links = await eventLinks(ctx.store, rows.map((r) => r.id));
+  const links = await store.linksOf(rows);
   const events = rows.map((e) => eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' }));
   const perPage = clampPerPage(a.per_page);
   const pages = Math.ceil(total / perPage);
@@ -111,14 +105,14 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
 }
 
 /** Resolves an event for a single route; errors as the legacy site orders them. */
-export async function loadEvent(ctx: RestContext, id: number): Promise<EventRow> {
+export async function loadEvent(ctx: RestContext, id: number): Promise<StoredEvent> {
   const e = await ctx.store.calendar.event(id);
   if (e) return e;
   const kind = await ctx.store.calendar.kindOf(id);
   throw kind ? errors.calendar.invalidEventId() : errors.calendar.eventNotFound(id);
 }
 
-export async function readEvent(ctx: RestContext, e: EventRow, password: string | undefined) {
+export async function readEvent(ctx: RestContext, e: StoredEvent, password: string | undefined) {
   if (e.status === 'trash') throw errors.calendar.eventGone();
   if (!canRead(ctx, e)) throw errors.calendar.eventNotAccessible();
   // Only the event's own password opens it, for administrators too: the route has no `context=edit`, the legacy site's other way in.

@@ -2,7 +2,7 @@
  * The legacy objects: event, venue, organizer and the three term shapes, built from store rows.
  */
 import type { RestContext } from '../../http/context.ts';
-import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
+import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
 import { zoneAbbr } from '../../site/time.ts';
 import { details, fmt, instantToWall, iso } from './dates.ts';
 
@@ -138,12 +138,6 @@ export function costOf(e: EventRow): { cost: string; values: string[] } {
   const money = (n: string) => (Number(n) === 0 ? 'Free' : e.currency_position === 'postfix' ? `${n}${symbol}` : `${symbol}${n}`);
   const cost = sorted.length === 1 ? money(sorted[0]) : `${money(sorted[0])} – ${money(sorted[sorted.length - 1])}`;
   return { cost, values: sorted };
-}
-
-export interface EventLinks {
-  venues: VenueRow[];
-  organizers: OrganizerRow[];
-  terms: TermRow[];
 }
 
 /** The full event object; `protectedView` blanks what a password hides (archives). */

@@ -15,10 +15,9 @@ import { slugify } from '../../contract/slug.ts';
 import { siteUrls } from '../../http/site-urls.ts';
 import { fmt, instantToWall } from '../../namespaces/calendar/dates.ts';
 import { autop, texturize } from '../../namespaces/calendar/shape.ts';
-import { eventLinks } from '../../namespaces/calendar/events.ts';
 import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
 import type { Services } from '../../services.ts';
-import type { EventRow, OrganizerRow, VenueRow } from '../../store/calendar.ts';
+import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import type { SiteHandler } from '../site-handler.ts';
 import { offsetMinutes } from '../time.ts';
 
@@ -56,7 +55,7 @@ export function icalFeeds(services: Services): SiteHandler {
     if (locale !== null && !mappings.locales.includes(locale)) return false;
     const urls = siteUrls(config.baseUrl, config.restPrefix, config.adminPath, locale);
     const site = await store.options.site();
-    let rows: EventRow[];
+    let rows: StoredEvent[];
     if (rawSlug === undefined) {
       const now = fmt(instantToWall(clock.now(), site.timezone));
       rows = await store.calendar.eventPage({ statuses: ['publish'], endsAfter: now, limit: LIST_FEED_SIZE, offset: 0 });
@@ -70,7 +69,7 @@ export function icalFeeds(services: Services): SiteHandler {
       rows = [event];
     }
     const ids = rows.map((e) => e.id);
-    const links = await eventLinks(store, ids);
+    const links = await store.calendar.linksOf(rows);
     const events = rows.map((event) => ({
       event,
       venue: links.get(event.id)!.venues[0],

@@ -3,9 +3,9 @@ import { testApp, type TestApp } from '../../test/support/app.ts';
 import { eventually } from '../../test/support/eventually.ts';
 import { ChangeFeed } from './change-feed.ts';
 import type { Sql } from './sql.ts';
-import { TotalsCache } from './totals-cache.ts';
+import { TopicCache } from './topic-cache.ts';
 
-describe('TotalsCache', () => {
+describe('TopicCache', () => {
   const outside = { inTransaction: false } as Sql;
   const counting = () => {
     let calls = 0;
@@ -19,7 +19,7 @@ describe('TotalsCache', () => {
 
   it('counts again only after a write to its topics is announced, or anything may have changed', async () => {
     const feed = liveFeed();
-    const cache = new TotalsCache(feed, ['calendar']);
+    const cache = new TopicCache<string, number>(feed, ['calendar'], 10);
     const c = counting();
     expect(await cache.get(outside, 'k', c.count)).toBe(1);
     expect(await cache.get(outside, 'k', c.count)).toBe(1);
@@ -32,9 +32,26 @@ describe('TotalsCache', () => {
     expect(await cache.get(outside, 'other', c.count)).toBe(4);
   });
 
+  it('loads, in one call, only the keys it does not keep; what the load does not find stays missing', async () => {
+    const feed = liveFeed();
+    const cache = new TopicCache<number, { id: number; v: number }>(feed, ['calendar'], 10);
+    const loads: number[][] = [];
+    const load = async (ids: number[]) => {
+      loads.push(ids);
+      return new Map(ids.filter((id) => id !== 404).map((id) => [id, { id, v: loads.length }]));
+    };
+    expect([...(await cache.many(outside, [1, 2, 2, 404], load)).keys()]).toEqual([1, 2]);
+    const second = await cache.many(outside, [3, 1], load);
+    expect([second.get(3), second.get(1)]).toEqual([{ id: 3, v: 2 }, { id: 1, v: 1 }]);
+    expect(loads).toEqual([[1, 2, 404], [3]]);
+    feed.changed('calendar');
+    await cache.many(outside, [1], load);
+    expect(loads.at(-1)).toEqual([1]);
+  });
+
   it('keeps nothing inside a transaction or while the feed is down', async () => {
     const feed = liveFeed();
-    const cache = new TotalsCache(feed, ['calendar']);
+    const cache = new TopicCache<string, number>(feed, ['calendar'], 10);
     const c = counting();
     await cache.get({ inTransaction: true } as Sql, 'k', c.count);
     await cache.get({ inTransaction: true } as Sql, 'k', c.count);
@@ -46,7 +63,7 @@ describe('TotalsCache', () => {
   });
 });
 
-describe('event archive totals', () => {
+describe('event archive totals and linked records', () => {
   let app: TestApp;
   const total = async () => Number((await app.server.inject({ url: '/wp-json/calendar/events/v1/events?start_date=2027-01-01&end_date=2027-12-31' })).headers['x-tec-total']);
   beforeAll(async () => {
@@ -67,5 +84,22 @@ describe('event archive totals', () => {
     });
     expect(created.statusCode).toBe(201);
     expect(await total()).toBe(before + 2);
+  });
+
+  it('show a venue renamed outside this process once the store announces it', async () => {
+    const admin = await app.auth('administrator');
+    const venueName = async () => {
+      const r = await app.server.inject({ url: '/wp-json/calendar/events/v1/events?start_date=2027-01-01&end_date=2027-12-31&per_page=50' });
+      return (r.json() as { events: { title: string; venue: { venue?: string } }[] }).events.find((e) => e.title === 'At The Hall')?.venue.venue;
+    };
+    const created = await app.server.inject({
+      method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'At The Hall', start_date: '2027-05-01 10:00', end_date: '2027-05-01 11:00', venue: { venue: 'Old Hall' } }),
+    });
+    expect(created.statusCode).toBe(201);
+    expect(await venueName()).toBe('Old Hall');
+    expect(await venueName()).toBe('Old Hall');
+    await app.store.sql.query(`update calendar_venues set name = 'New Hall' where name = 'Old Hall'`);
+    await eventually(async () => (await venueName()) === 'New Hall');
   });
 });

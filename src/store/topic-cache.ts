@@ -1,0 +1,61 @@
+/**
+ * Values computed from the store, kept until a write to their topics is announced on the change
+ * feed: an archive's counts (`X-WP-Total`, which read every match while the page reads a few
+ * rows) and the records an archive page links (venues, organizers, terms), so that on a large
+ * store a page costs its own query only. Nothing is kept inside a transaction (its own writes are
+ * not announced yet) nor while the feed is down (announcements may be missed).
+ */
+import { LRUCache } from 'lru-cache';
+import type { ChangeFeed } from './change-feed.ts';
+import type { Sql } from './sql.ts';
+
+export class TopicCache<K extends string | number, V extends object | number> {
+  private readonly kept: LRUCache<K, { version: string; value: V }>;
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly topics: readonly string[],
+    max: number,
+  ) {
+    this.kept = new LRUCache({ max });
+  }
+
+  /** The kept value of `key`, or `compute`'s, kept for next time. */
+  async get(sql: Sql, key: K, compute: () => Promise<V>): Promise<V> {
+    const version = this.stamp(sql);
+    const hit = this.hit(key, version);
+    if (hit !== undefined) return hit;
+    const value = await compute();
+    if (version !== null) this.kept.set(key, { version, value });
+    return value;
+  }
+
+  /** The values of `keys` (those `load` does not find are missing); one `load` call for all that are not kept. */
+  async many(sql: Sql, keys: Iterable<K>, load: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
+    const version = this.stamp(sql);
+    const out = new Map<K, V>();
+    const missing: K[] = [];
+    for (const key of new Set(keys)) {
+      const hit = this.hit(key, version);
+      if (hit === undefined) missing.push(key);
+      else out.set(key, hit);
+    }
+    if (missing.length === 0) return out;
+    for (const [key, value] of await load(missing)) {
+      out.set(key, value);
+      if (version !== null) this.kept.set(key, { version, value });
+    }
+    return out;
+  }
+
+  /** Taken before computing, so that a write committed meanwhile makes what is computed stale at once. */
+  private stamp(sql: Sql): string | null {
+    return sql.inTransaction ? null : this.feed.stamp(this.topics);
+  }
+
+  private hit(key: K, version: string | null): V | undefined {
+    if (version === null) return undefined;
+    const kept = this.kept.get(key);
+    return kept?.version === version ? kept.value : undefined;
+  }
+}
