@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { offsetMinutes, zoneAbbr } from './time.ts';
+
+describe('site time', () => {
+  it('gives the offset and short name either side of a transition on the hour, asked in any order', () => {
+    // New York moves to EDT at 2026-03-08 07:00 UTC.
+    for (let round = 0; round < 2; round++) {
+      expect(offsetMinutes('America/New_York', new Date('2026-03-08T06:59:59Z'))).toBe(-300);
+      expect(offsetMinutes('America/New_York', new Date('2026-03-08T07:00:00Z'))).toBe(-240);
+      expect(zoneAbbr('America/New_York', new Date('2026-03-08T06:30:00Z'))).toBe('EST');
+      expect(zoneAbbr('America/New_York', new Date('2026-03-08T07:30:00Z'))).toBe('EDT');
+    }
+  });
+
+  it('is right inside a UTC hour that holds a transition (Lord Howe moves by 30 minutes at 15:30 UTC)', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(offsetMinutes('Australia/Lord_Howe', new Date('2026-10-03T15:29:00Z'))).toBe(630);
+      expect(offsetMinutes('Australia/Lord_Howe', new Date('2026-10-03T15:31:00Z'))).toBe(660);
+    }
+  });
+
+  it('keeps fractional zones and UTC as the legacy site shows them', () => {
+    expect(offsetMinutes('Asia/Kolkata', new Date('2026-11-21T12:00:00Z'))).toBe(330);
+    expect(zoneAbbr('UTC', new Date('2026-11-21T12:00:00Z'))).toBe('UTC');
+  });
+});
