@@ -126,6 +126,8 @@ export interface PostgresOptions {
   idleInTransactionTimeoutMs: number;
 }
 
+const PREPARED_TEXTS = 500;
+
 // The client-side limit trails the server's, so a live server's own cancel (57014) comes first.
 const QUERY_TIMEOUT_MARGIN_MS = 1000;
 
@@ -149,11 +151,20 @@ export async function openPostgres(url: string, o: PostgresOptions): Promise<Sql
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   await mapped(pool.query('select 1'));
+  // Statements outside a transaction (the reads) are prepared once per connection under a name, so
+  // the server parses and plans a read's text once instead of on every request; the first
+  // PREPARED_TEXTS texts get names, later ones run unnamed, so a connection holds a bounded set.
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < PREPARED_TEXTS) names.set(text, (name = `lintel_${names.size}`));
+    return name;
+  };
   return {
     kind: 'postgres',
     inTransaction: false,
     async query<T>(text: string, params?: readonly unknown[]) {
-      return (await mapped(pool.query(text, params as unknown[]))).rows as T[];
+      return (await mapped(pool.query({ name: nameOf(text), text, values: params as unknown[] }))).rows as T[];
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
       const client = await mapped(pool.connect());

@@ -97,6 +97,25 @@ describe('on the store', () => {
   });
 });
 
+describe.skipIf(storeLane !== 'postgres')('reads on PostgreSQL', () => {
+  it('are prepared once per connection, for a bounded number of texts', async () => {
+    const db = await throwawayDatabase();
+    const store = await openStore({ ...loadConfig({}), databaseUrl: db.url, poolSize: 1 });
+    try {
+      const plus = 'select $1::int8 + 1 as n';
+      expect(await store.sql.query(plus, [1])).toEqual([{ n: 2 }]);
+      expect(await store.sql.query(plus, [41])).toEqual([{ n: 42 }]);
+      const prepared = () => store.sql.query<{ name: string; statement: string }>('select name, statement from pg_prepared_statements');
+      expect((await prepared()).filter((p) => p.statement === plus)).toEqual([{ name: expect.stringMatching(/^lintel_\d+$/), statement: plus }]);
+      for (let i = 0; i < 600; i++) expect(await store.sql.query(`select ${i}::int8 as n`)).toEqual([{ n: i }]);
+      expect((await prepared()).length).toBeLessThanOrEqual(500);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+});
+
 describe.skipIf(storeLane !== 'postgres')('migrations on PostgreSQL', () => {
   it('wait for another replica migrating for longer than the statement limit, instead of failing', async () => {
     const db = await throwawayDatabase();
