@@ -3,6 +3,7 @@
  * prefix, the REST pipeline under it, and the site's own pages (authorize-application, ...) beside.
  */
 import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { LoginThrottle } from './auth/rate-limit.ts';
 import { VerifiedCredentials } from './auth/verified-credentials.ts';
@@ -19,6 +20,7 @@ import { restFailure, siteFailure } from './backends/failure.ts';
 import { sendAnswer } from './backends/send.ts';
 import { translateBackend } from './backends/translate.ts';
 import { answerClientError } from './http/client-error.ts';
+import { cacheFront, type CacheFront } from './http/cache-front.ts';
 import { handleRest } from './http/rest-handler.ts';
 import { topicsByNamespace } from './http/cached-rest.ts';
 import { Metrics } from './http/metrics.ts';
@@ -51,9 +53,26 @@ function loggerOptions(config: Config): object {
   return process.stdout.isTTY ? { ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : base;
 }
 
+/** A client's X-Request-Id is kept when it looks like an id, so it cannot write arbitrary text into the logs. */
+function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
 export async function buildApp(opts: AppOptions): Promise<App> {
   const { config, store } = opts;
+  // Set once the services exist: response-cache hits are answered ahead of Fastify (cache-front.ts).
+  let front: CacheFront | null = null;
   const server = Fastify({
+    // The server Fastify would make (its timeouts as in fastify/lib/server.js), with the cache front ahead of it.
+    serverFactory: (handler, options) => {
+      const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const s = http.createServer((req, res) => front?.answer(req, res) || handler(req, res));
+      s.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
+      s.requestTimeout = o.requestTimeout ?? 0;
+      s.setTimeout(o.connectionTimeout ?? 0);
+      return s;
+    },
     logger: opts.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
@@ -62,12 +81,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     clientErrorHandler: answerClientError,
     // A URL the router refuses (malformed percent-encoding) gets the same error answers as any other.
     frameworkErrors: (_err, req, reply) => answerError(errors.http.badPercentEncoding(), req, reply),
-    // A client's X-Request-Id is kept when it looks like an id, so it cannot write arbitrary text into the logs.
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
   });
   const mappings = opts.mappings ?? loadMappings(config.mappingsDir);
@@ -122,6 +137,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     reply.header('X-Request-Id', req.id);
     if (!reply.hasHeader('link')) reply.header('Link', discovery);
   });
+  if (services.responses) {
+    const f = cacheFront({ cache: services.responses.cache, metrics: services.metrics, log: server.log, requestId, discovery });
+    server.addHook('preClose', async () => f.close());
+    front = f;
+  }
 
   server.get('/healthz', async () => ({ status: 'ok' }));
   // A key added to Object.prototype (prototype pollution) would change how every later request is

@@ -4,6 +4,7 @@
  * topics. A hit skips the whole pipeline; every cacheable 200 carries a strong ETag, and a request
  * whose If-None-Match names it gets 304 without a body.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Params } from '../contract/php-params.ts';
 import type { RestLocation } from './rest-request.ts';
@@ -28,30 +29,43 @@ export function topicsByNamespace(topics: Record<string, readonly string[]>, ali
   };
 }
 
+/**
+ * Whether a request may be answered from the cache, by its method and headers: the rest of the
+ * conditions are in its URL (the key), so an entry is only ever kept for URLs that meet them.
+ */
+export function mayUseCache(method: string | undefined, headers: IncomingHttpHeaders): boolean {
+  return (method === 'GET' || method === 'HEAD') && headers.authorization === undefined && headers['x-http-method-override'] === undefined;
+}
+
+/** The answer's CORS headers echo the Origin: it is part of the key. */
+export function cacheKey(url: string, headers: IncomingHttpHeaders): string {
+  const origin = headers.origin;
+  return `${url}\n${typeof origin === 'string' ? origin : ''}`;
+}
+
 export function cachePlan(req: FastifyRequest, loc: RestLocation, query: Params, topicsOf: TopicsOf): CachePlan | null {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-  if (req.headers.authorization !== undefined || req.headers['x-http-method-override'] !== undefined || query._method !== undefined) return null;
+  if (!mayUseCache(req.method, req.headers) || query._method !== undefined) return null;
   const topics = topicsOf(loc.route);
-  if (!topics) return null;
-  // The answer's CORS headers echo the Origin: it is part of the key.
-  const origin = req.headers.origin;
-  return { key: `${req.url}\n${typeof origin === 'string' ? origin : ''}`, topics };
+  return topics ? { key: cacheKey(req.url, req.headers), topics } : null;
 }
 
 export async function cachedAnswer(cache: ResponseCache, plan: CachePlan, req: FastifyRequest, compute: () => Promise<RestAnswer>): Promise<RestAnswer> {
-  let entry: CachedAnswer | undefined = cache.get(plan.key, plan.topics);
-  const state = entry ? 'hit' : 'miss';
-  if (!entry) {
-    const version = cache.versionNow(plan.topics);
-    const answer = await compute();
-    // Only whole JSON answers: errors, HEAD (no body) and streamed bodies are not kept.
-    if (answer.status !== 200 || version === null || req.method === 'HEAD' || typeof answer.body !== 'string') {
-      return { ...answer, headers: { ...answer.headers, 'X-Lintel-Cache': 'miss' } };
-    }
-    entry = cache.put(plan.key, version, { status: answer.status, headers: answer.headers, body: Buffer.from(answer.body), route: answer.route });
+  const kept = cache.get(plan.key);
+  if (kept) return fromCache(kept, 'hit', req.method, req.headers);
+  const version = cache.versionNow(plan.topics);
+  const answer = await compute();
+  // Only whole JSON answers: errors, HEAD (no body) and streamed bodies are not kept.
+  if (answer.status !== 200 || version === null || req.method === 'HEAD' || typeof answer.body !== 'string') {
+    return { ...answer, headers: { ...answer.headers, 'X-Lintel-Cache': 'miss' } };
   }
-  const headers = { ...entry.headers, ETag: entry.etag, 'X-Lintel-Cache': state };
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (matchesEtag(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, entry.etag)) return { status: 304, headers, body: null, route: entry.route };
-  return { status: entry.status, headers, body: req.method === 'HEAD' ? null : entry.body, route: entry.route };
+  const entry = cache.put(plan.key, version, plan.topics, { status: answer.status, headers: answer.headers, body: Buffer.from(answer.body), route: answer.route });
+  return fromCache(entry, 'miss', req.method, req.headers);
+}
+
+/** A kept answer as sent: with its ETag; 304 without a body when If-None-Match names it; no body to HEAD. */
+export function fromCache(entry: CachedAnswer, state: 'hit' | 'miss', method: string, headers: IncomingHttpHeaders): RestAnswer {
+  const sent = { ...entry.headers, ETag: entry.etag, 'X-Lintel-Cache': state };
+  const ifNoneMatch = headers['if-none-match'];
+  if (matchesEtag(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, entry.etag)) return { status: 304, headers: sent, body: null, route: entry.route };
+  return { status: entry.status, headers: sent, body: method === 'HEAD' ? null : entry.body, route: entry.route };
 }

@@ -20,6 +20,8 @@ export interface CachedAnswer {
 
 interface Entry extends CachedAnswer {
   version: string;
+  /** The change-feed topics the answer read: a write to one of them makes it stale. */
+  topics: readonly string[];
 }
 
 export interface ResponseCacheOptions {
@@ -63,15 +65,17 @@ export class ResponseCache {
     return this.feed.stamp(topics);
   }
 
-  get(key: string, topics: readonly string[]): CachedAnswer | undefined {
+  /** The entry, while nothing it read has changed. */
+  get(key: string): CachedAnswer | undefined {
     const e = this.entries.get(key);
-    if (e && this.feed.holds(e.version, topics)) return e;
+    if (e && this.feed.holds(e.version, e.topics)) return e;
     if (e) this.entries.delete(key);
     return undefined;
   }
 
-  put(key: string, version: string, answer: Omit<CachedAnswer, 'etag'>): CachedAnswer {
-    const entry: Entry = { ...answer, etag: etagOf(answer.body), version };
+  /** Keeps an answer that read `topics`, computed from `version` (`versionNow` of the same topics). */
+  put(key: string, version: string, topics: readonly string[], answer: Omit<CachedAnswer, 'etag'>): CachedAnswer {
+    const entry: Entry = { ...answer, etag: etagOf(answer.body), version, topics };
     this.entries.set(key, entry);
     return entry;
   }
