@@ -12,16 +12,30 @@ import type { RouteTable } from '../../contract/router.ts';
 import type { RestContext } from '../../http/context.ts';
 import { gmtOffset } from '../../site/time.ts';
 
-function routesOf(table: RouteTable, ctx: RestContext, namespace?: string) {
-  const routes: Record<string, unknown> = {};
-  for (const r of namespace === undefined ? table.routes : table.inNamespace(namespace)) {
-    routes[r.pattern] = describeRoute(r.decl, (p) => ctx.urls.rest(p));
-  }
-  return routes;
+/**
+ * The described routes, of the site or of one namespace, built on first use per REST root (each
+ * locale has its own) and kept: the table does not change once the app is built, and describing
+ * every route on every index request was most of its cost. Callers never change the objects.
+ */
+function routeDescriptions(table: RouteTable): (ctx: RestContext, namespace?: string) => Record<string, unknown> {
+  const built = new Map<string, Record<string, unknown>>();
+  return (ctx, namespace) => {
+    const key = `${ctx.urls.apiRoot}\0${namespace ?? ''}`;
+    let routes = built.get(key);
+    if (!routes) {
+      routes = {};
+      for (const r of namespace === undefined ? table.routes : table.inNamespace(namespace)) {
+        routes[r.pattern] = describeRoute(r.decl, (p) => ctx.urls.rest(p));
+      }
+      built.set(key, routes);
+    }
+    return routes;
+  };
 }
 
 /** `forwarded`: the routes of the namespaces the legacy origin serves, listed beside Lintel's own. */
 export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): RouteDecl[] {
+  const routesOf = routeDescriptions(table);
   const index = route(
     '',
     '/',
@@ -47,7 +61,7 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
             authentication: {
               'application-passwords': { endpoints: { authorization: `${ctx.urls.admin}/authorize-application.php` } },
             },
-            routes: { ...routesOf(table, ctx), ...remote },
+            routes: forwarded ? { ...routesOf(ctx), ...remote } : routesOf(ctx),
             site_logo: 0,
             site_icon: 0,
             site_icon_url: '',
@@ -62,6 +76,7 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
 
 /** `GET /<namespace>`: registered for every namespace, as WordPress does on its first route. */
 export function namespaceIndexRoute(table: RouteTable, namespace: string): RouteDecl {
+  const routesOf = routeDescriptions(table);
   return route(
     namespace,
     `/${namespace}`,
@@ -72,7 +87,7 @@ export function namespaceIndexRoute(table: RouteTable, namespace: string): Route
       handler(ctx, args) {
         const ns = args.namespace;
         if (typeof ns !== 'string' || !table.namespaces.includes(ns)) throw errors.core.invalidNamespace();
-        return { body: { namespace: ns, routes: routesOf(table, ctx, ns), _links: { up: [{ href: ctx.urls.apiRoot }] } } };
+        return { body: { namespace: ns, routes: routesOf(ctx, ns), _links: { up: [{ href: ctx.urls.apiRoot }] } } };
       },
     }),
   );
