@@ -99,6 +99,8 @@ const EVENT_SELECT = `select e.*, e.start_date::text as start_date, e.end_date::
 export interface CalendarCaches {
   slugs: LRUCache<string, number>;
   totals: TopicCache<string, number>;
+  /** Events as archive pages list them; the same object while nothing changed, so what is shaped from it can be kept with it. */
+  events: TopicCache<number, StoredEvent>;
   venues: TopicCache<number, VenueRow>;
   organizers: TopicCache<number, OrganizerRow>;
   terms: TopicCache<number, TermRow>;
@@ -110,6 +112,7 @@ export function calendarCaches(feed: ChangeFeed): CalendarCaches {
   return {
     slugs: new LRUCache<string, number>({ max: 5000 }),
     totals: new TopicCache(feed, topics, 2000),
+    events: new TopicCache(feed, topics, 2000),
     venues: new TopicCache(feed, topics, 5000),
     organizers: new TopicCache(feed, topics, 5000),
     terms: new TopicCache(feed, topics, 5000),
@@ -165,9 +168,13 @@ export class CalendarRepo {
     return this.archivePage(q, cond, p);
   }
 
-  private archivePage(q: EventQuery, cond: string, p: Where): Promise<StoredEvent[]> {
+  /** The page's IDs, then the events from the cache (one query for those not kept). An event gone in between is left out. */
+  private async archivePage(q: EventQuery, cond: string, p: Where): Promise<StoredEvent[]> {
     const order = q.include ? 'e.created, e.id' : 'e.start_date, e.id';
-    return this.sql.query<StoredEvent>(`${EVENT_SELECT} where ${cond} order by ${order} limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params);
+    const ids = (await this.sql.query<{ id: number }>(`select e.id from calendar_events e where ${cond} order by ${order}
+      limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params)).map((r) => r.id);
+    const found = await this.caches.events.many(this.sql, ids, (missing) => this.byIds<StoredEvent>(EVENT_SELECT, missing, 'e'));
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   private async archiveWhere(q: EventQuery): Promise<{ cond: string; p: Where }> {
@@ -253,9 +260,9 @@ export class CalendarRepo {
     return new Map(events.map((e) => [e.id, { venues: pick(e.venue_ids, venues), organizers: pick(e.organizer_ids, organizers), terms: pick(e.term_ids, terms) }]));
   }
 
-  /** `select` names its table `t`. */
-  private async byIds<R extends { id: number }>(select: string, ids: number[]): Promise<Map<number, R>> {
-    const rows = await this.sql.query<R>(`${select} where t.id = any($1::int8[])`, [ids]);
+  /** `select` names its table `alias`. */
+  private async byIds<R extends { id: number }>(select: string, ids: number[], alias = 't'): Promise<Map<number, R>> {
+    const rows = await this.sql.query<R>(`${select} where ${alias}.id = any($1::int8[])`, [ids]);
     return new Map(rows.map((r) => [r.id, r]));
   }
 

@@ -86,6 +86,16 @@ describe('event archive totals and linked records', () => {
     expect(await total()).toBe(before + 2);
   });
 
+  it('shape kept events per locale: each archive links under its own REST root', async () => {
+    const restUrls = async (prefix: string) =>
+      ((await app.server.inject({ url: `${prefix}/wp-json/calendar/events/v1/events?start_date=2027-01-01&end_date=2027-12-31` })).json() as { events: { rest_url: string }[] }).events.map((e) => e.rest_url);
+    const plain = await restUrls('');
+    const french = await restUrls('/fr');
+    expect(plain.length).toBeGreaterThan(0);
+    expect(french).toEqual(plain.map((u) => u.replace('/wp-json/', '/fr/wp-json/')));
+    expect(await restUrls('')).toEqual(plain);
+  });
+
   it('show a venue renamed outside this process once the store announces it', async () => {
     const admin = await app.auth('administrator');
     const venueName = async () => {

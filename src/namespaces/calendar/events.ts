@@ -21,6 +21,24 @@ export async function eventBody(site: Site, e: StoredEvent, single = false) {
   return eventObject(site, e, links, { single, withLd: e.password === '' || canEdit(site.ctx, e) });
 }
 
+/**
+ * Archive event objects kept with the stored event they were shaped from: the store hands out the
+ * same object until a calendar write is announced (its links included), so the object shaped from
+ * it holds as long as it does. Kept per namespace name, site zone and REST root (the locale).
+ */
+const shapedEvents = new WeakMap<StoredEvent, Map<string, Record<string, unknown>>>();
+
+async function archiveObjects(site: Site, rows: StoredEvent[]): Promise<Record<string, unknown>[]> {
+  const key = `${site.ns}\0${site.zone}\0${site.ctx.urls.apiRoot}`;
+  const links = await site.ctx.store.calendar.linksOf(rows.filter((e) => !shapedEvents.get(e)?.has(key)));
+  return rows.map((e) => {
+    const kept = shapedEvents.get(e) ?? shapedEvents.set(e, new Map()).get(e)!;
+    let shaped = kept.get(key);
+    if (!shaped) kept.set(key, (shaped = eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' })));
+    return shaped;
+  });
+}
+
 /** `geoRadiusKm`: the search radius around geoloc_lat/geoloc_lng (LINTEL_CALENDAR_GEO_RADIUS_KM). */
 export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadiusKm: number) {
   const site = await siteOf(ctx);
@@ -79,8 +97,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
 
   const { rows, total } = await store.eventArchive(q);
   if (rows.length === 0 && a.page > 1) throw errors.calendar.eventPageNotFound();
-  const links = await store.linksOf(rows);
-  const events = rows.map((e) => eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' }));
+  const events = await archiveObjects(site, rows);
   const perPage = clampPerPage(a.per_page);
   const pages = Math.ceil(total / perPage);
   const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
