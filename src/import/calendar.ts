@@ -8,7 +8,7 @@
  * Events hidden from listings are never in the archive: they are found through the `wp/v2` post list.
  */
 import { wallToInstant } from '../namespaces/calendar/dates.ts';
-import type { EventRow, ImportedEvent, LinkedKind, OrganizerRow, Taxonomy, TermRow, VenueRow } from '../store/calendar.ts';
+import type { ImportedEvent, LinkedKind, OrganizerRow, Taxonomy, TermRow, VenueRow } from '../store/calendar.ts';
 import type { Store } from '../store/store.ts';
 import type { LegacyClient } from './client.ts';
 import type { ImportResource, SourcePage } from './resource.ts';
