@@ -3,7 +3,7 @@
  * /wp-json/history/v1/events`, grouped default page, a deep page, a logger filter), has-updates and
  * the stats summary, at 10k and 100k events (1M with BENCH_HISTORY_1M=1, a load of about a minute).
  * Bounded loops of `server.inject` as an administrator, with a bare `/healthz` inject of the same
- * run as the baseline (`ratio` = throughput relative to it), as in bench/calendar.ts.
+ * run as the baseline (`ratio` = throughput relative to it), with bench/lib.ts's `time` and `timingRow`.
  *
  * Events go straight into the table with one set-based `insert ... select from generate_series`
  * per step (the hourly-count trigger runs once per statement), spread over the year before the
@@ -12,10 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { testApp } from '../test/support/app.ts';
-import { growthRow, time, timingRow } from './calendar.ts';
-import { runIfMain } from './lib.ts';
-
-type Row = Record<string, unknown> & { case: string };
+import { type CaseRow as Row, growthRow, runIfMain, time, timingRow } from './lib.ts';
 
 const STEPS = process.env.BENCH_HISTORY_1M === '1' ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
 const BATCH = 100_000;
@@ -53,7 +50,7 @@ export async function run(): Promise<Row[]> {
   try {
     const base = await time(app, () => '/healthz');
     const row = timingRow(base, app.store.kind, 'events');
-    rows.push(row('GET /healthz inject (baseline)', null, base));
+    rows.push(row('GET /healthz inject (history baseline)', null, base));
     let have = 0;
     for (const total of STEPS) {
       const t0 = performance.now();

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { Command } from 'commander';
-import { measure, startLintel, type BenchContext, type Row } from './lib.ts';
+import { measure, ratioTo, startLintel, type BenchContext, type Row } from './lib.ts';
 
 const cli = new Command('bench')
   .option('--duration <s>', 'seconds per case', '5')
@@ -19,10 +19,13 @@ const cli = new Command('bench')
 const duration = Number(cli.duration);
 const connections = Number(cli.connections);
 
-async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const body = JSON.stringify({ hello: 'world' });
+/** A bare node:http server that answers every request with these headers and body. */
+async function bareServer(
+  headers: Record<string, string> = { 'Content-Type': 'application/json; charset=UTF-8' },
+  body: Buffer = Buffer.from(JSON.stringify({ hello: 'world' })),
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(200, { ...headers, 'Content-Length': body.length });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,14 +52,33 @@ const ctx: BenchContext = {
   measure: (name, url, opts) => measure(name, url, { ...opts, duration, connections, baseline }),
 };
 
-// The event archive of the demo data through the whole stack, answered from the response cache
-// (anonymous, the default) and with the cache off: the cached row is the one to hold against the
-// bare server, the uncached one is what every request costs without it.
+// The event archive of the demo data (10 events on its first page) through the whole stack,
+// answered from the response cache (anonymous, the default) and with the cache off. The cached row
+// is held against two bare servers: the hello one, and one sending the very answer Lintel sends
+// (same headers, same 34 kB body), so that what is left is Lintel's own cost, not the bytes'.
 const ARCHIVE = '/wp-json/calendar/events/v1/events';
+const summary: string[] = [];
+const ratioLine = (what: string, row: Row, base: Row) => summary.push(`${what}: ${Math.round(row.reqPerSec)} / ${Math.round(base.reqPerSec)} req/s = ${ratioTo(row.reqPerSec, base).toFixed(2)}`);
 for (const [label, env] of [['response cache', {}], ['no cache', { LINTEL_CACHE_TTL_S: '0' }]] as const) {
   const server = await startLintel({ LINTEL_DEMO_DATA: 'true', ...env });
   try {
-    report(await ctx.measure(`GET ${ARCHIVE} (demo data, ${label})`, `${server.url}${ARCHIVE}`));
+    const sample = await fetch(`${server.url}${ARCHIVE}`);
+    const body = Buffer.from(await sample.arrayBuffer());
+    const shown = (JSON.parse(body.toString()) as { events: unknown[] }).events.length;
+    if (shown < 10) throw new Error(`the demo archive shows ${shown} events, expected a full page of 10: the case would measure the wrong thing`);
+    const row = await ctx.measure(`GET ${ARCHIVE} (demo data, ${label})`, `${server.url}${ARCHIVE}`);
+    report(row);
+    if (label === 'no cache') {
+      ratioLine('uncached demo archive vs bare node:http hello', row, baseline);
+      continue;
+    }
+    const sameHeaders = Object.fromEntries([...sample.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)));
+    const replay = await bareServer(sameHeaders, body);
+    const sameBytes = await measure(`node:http sending the archive's answer (${body.length} bytes, baseline)`, replay.url, { duration, connections, baseline });
+    await replay.close();
+    report(sameBytes);
+    ratioLine('cached demo archive vs bare node:http hello', row, baseline);
+    ratioLine('cached demo archive vs bare node:http sending the same answer', row, sameBytes);
   } finally {
     await server.close();
   }
@@ -68,10 +90,22 @@ try {
   // A trivial route: the oEmbed namespace index once oEmbed is registered, rest_no_route before.
   const trivial = (await fetch(`${lintel.url}/wp-json/oembed/1.0`)).ok ? '/wp-json/oembed/1.0 (namespace index)' : '/wp-json/nothing (rest_no_route)';
   report(await ctx.measure(`GET ${trivial}`, `${lintel.url}${trivial.split(' ')[0]}`));
-  const admin = await lintel.app.auth('administrator');
-  report(await ctx.measure('GET /wp-json/ with Basic auth', `${lintel.url}/wp-json/`, { headers: { Authorization: admin } }));
 } finally {
   await lintel.close();
+}
+
+// Basic auth against the same request made anonymously, both without the response cache (an
+// authenticated read is never cached): the difference is what checking the credentials costs.
+const uncached = await startLintel({ LINTEL_CACHE_TTL_S: '0' });
+try {
+  const anonymous = await ctx.measure('GET /wp-json/oembed/1.0 anonymous (no cache)', `${uncached.url}/wp-json/oembed/1.0`);
+  report(anonymous);
+  const admin = await uncached.app.auth('administrator');
+  const authed = await ctx.measure('GET /wp-json/oembed/1.0 with Basic auth (no cache)', `${uncached.url}/wp-json/oembed/1.0`, { headers: { Authorization: admin } });
+  report(authed);
+  ratioLine('Basic auth vs anonymous, same route', authed, anonymous);
+} finally {
+  await uncached.close();
 }
 
 const here = new URL('./', import.meta.url);
@@ -99,10 +133,12 @@ const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s
 console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs\n`);
 console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
 
+console.log(`\nRatios (same run):\n${summary.map((l) => `  ${l}`).join('\n')}`);
+
 if (moduleRows.length) {
   console.log('\nCase modules (each ratio against the baseline its module measured in the same run):');
   console.table(moduleRows);
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, connections, rows, moduleRows };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, connections, rows, ratios: summary, moduleRows };
 writeFileSync(new URL('results.json', here), `${JSON.stringify(results, null, 2)}\n`);
