@@ -99,6 +99,8 @@ const EVENT_SELECT = `select e.*, e.start_date::text as start_date, e.end_date::
 export interface CalendarCaches {
   slugs: LRUCache<string, number>;
   totals: TopicCache<string, number>;
+  /** A category filter's terms with all their descendants, by the filter's sorted term IDs. */
+  withChildren: TopicCache<string, number[]>;
   /** Events as archive pages list them; the same object while nothing changed, so what is shaped from it can be kept with it. */
   events: TopicCache<number, StoredEvent>;
   venues: TopicCache<number, VenueRow>;
@@ -112,6 +114,7 @@ export function calendarCaches(feed: ChangeFeed): CalendarCaches {
   return {
     slugs: new LRUCache<string, number>({ max: 5000 }),
     totals: new TopicCache(feed, topics, 2000),
+    withChildren: new TopicCache(feed, topics, 1000),
     events: new TopicCache(feed, topics, 2000),
     venues: new TopicCache(feed, topics, 5000),
     organizers: new TopicCache(feed, topics, 5000),
@@ -216,10 +219,13 @@ export class CalendarRepo {
     return { cond: where.join(' and '), p };
   }
 
-  private async withChildTerms(ids: number[]): Promise<number[]> {
-    const rows = await this.sql.query<{ id: number }>(`with recursive sub(id) as (select unnest($1::int8[])
-      union select t.id from calendar_terms t join sub on t.parent = sub.id) select id from sub`, [ids]);
-    return rows.map((r) => r.id);
+  private withChildTerms(ids: number[]): Promise<number[]> {
+    const key = [...ids].sort((a, b) => a - b).join(',');
+    return this.caches.withChildren.get(this.sql, key, async () => {
+      const rows = await this.sql.query<{ id: number }>(`with recursive sub(id) as (select unnest($1::int8[])
+        union select t.id from calendar_terms t join sub on t.parent = sub.id) select id from sub`, [ids]);
+      return rows.map((r) => r.id);
+    });
   }
 
   async createEvent(f: EventFields, now: Date): Promise<number> {
