@@ -5,10 +5,40 @@ import { Readable } from 'node:stream';
 import type { Params } from '../contract/php-params.ts';
 import { toList } from '../contract/coerce.ts';
 
+/**
+ * A JSON value already serialized, as a top-level value of an answer's body: what is kept between
+ * requests (an archive's event objects) is not serialized again on each. Anything that reads into
+ * it (`_fields`, `_envelope`, a batch) sees the parsed value.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+const holdsJsonText = (body: unknown): body is Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && Object.values(body).some((v) => v instanceof JsonText);
+
+/** The body with its JsonText values parsed, for what reads into it. */
+function parsed(body: unknown): unknown {
+  return holdsJsonText(body) ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v instanceof JsonText ? v.toJSON() : v])) : body;
+}
+
+/** `JSON.stringify(body)`, with the text of its JsonText values as it is. */
+export function serialize(body: unknown): string {
+  if (!holdsJsonText(body)) return JSON.stringify(body);
+  const members = Object.entries(body).flatMap(([k, v]) =>
+    v instanceof JsonText ? [`${JSON.stringify(k)}:${v.text}`] : v === undefined || typeof v === 'function' ? [] : [`${JSON.stringify(k)}:${JSON.stringify(v)}`],
+  );
+  return `{${members.join(',')}}`;
+}
+
 /** `_fields=a,b.c`: keeps only those (nested) keys of an object, or of each item of a list. */
-export function filterFields(body: unknown, fields: unknown): unknown {
+export function filterFields(answer: unknown, fields: unknown): unknown {
   const list = toList(fields);
-  if (!Array.isArray(list) || list.length === 0) return body;
+  if (!Array.isArray(list) || list.length === 0) return answer;
+  const body = parsed(answer);
   const paths = (list as unknown[]).map((f) => String(f).split('.'));
   const pick = (obj: unknown): unknown => {
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
@@ -83,7 +113,7 @@ export function shape(o: ShapeInput): Shaped {
   let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...o.headers };
   if (o.raw) headers['Content-Type'] = o.raw.contentType;
   if (o.query._envelope !== undefined) {
-    body = { body, status, headers: Object.keys(o.headers).length ? o.headers : [] };
+    body = { body: parsed(body), status, headers: Object.keys(o.headers).length ? o.headers : [] };
     status = 200;
     headers = restHeaders(o.apiRoot);
   }
@@ -98,5 +128,5 @@ export function shape(o: ShapeInput): Shaped {
   } else if (!o.loggedIn && o.method === 'GET') headers.Vary = 'Origin';
   if (o.method === 'HEAD' || status === 204 || body === null || body === undefined) return { status, headers, body: null };
   if (o.raw && o.query._envelope === undefined) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
-  return { status, headers, body: JSON.stringify(body) };
+  return { status, headers, body: serialize(body) };
 }

@@ -4,6 +4,7 @@ import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
+import { JsonText } from '../../http/shape.ts';
 import type { EventFields, EventQuery, EventRow, StoredEvent } from '../../store/calendar.ts';
 import { isValidTimeZone } from '../../site/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
@@ -22,21 +23,24 @@ export async function eventBody(site: Site, e: StoredEvent, single = false) {
 }
 
 /**
- * Archive event objects kept with the stored event they were shaped from: the store hands out the
- * same object until a calendar write is announced (its links included), so the object shaped from
- * it holds as long as it does. Kept per namespace name, site zone and REST root (the locale).
+ * Archive event objects, serialized, kept with the stored event they were shaped from: the store
+ * hands out the same object until a calendar write is announced (its links included), so the
+ * object shaped from it holds as long as it does. Kept per namespace name, site zone and REST
+ * root (the locale).
  */
-const shapedEvents = new WeakMap<StoredEvent, Map<string, Record<string, unknown>>>();
+const shapedEvents = new WeakMap<StoredEvent, Map<string, string>>();
 
-async function archiveObjects(site: Site, rows: StoredEvent[]): Promise<Record<string, unknown>[]> {
+/** The archive's `events`: the page's event objects as one JSON array. */
+async function archiveEvents(site: Site, rows: StoredEvent[]): Promise<JsonText> {
   const key = `${site.ns}\0${site.zone}\0${site.ctx.urls.apiRoot}`;
   const links = await site.ctx.store.calendar.linksOf(rows.filter((e) => !shapedEvents.get(e)?.has(key)));
-  return rows.map((e) => {
+  const texts = rows.map((e) => {
     const kept = shapedEvents.get(e) ?? shapedEvents.set(e, new Map()).get(e)!;
-    let shaped = kept.get(key);
-    if (!shaped) kept.set(key, (shaped = eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' })));
-    return shaped;
+    let text = kept.get(key);
+    if (text === undefined) kept.set(key, (text = JSON.stringify(eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' }))));
+    return text;
   });
+  return new JsonText(`[${texts.join(',')}]`);
 }
 
 /** `geoRadiusKm`: the search radius around geoloc_lat/geoloc_lng (LINTEL_CALENDAR_GEO_RADIUS_KM). */
@@ -97,7 +101,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
 
   const { rows, total } = await store.eventArchive(q);
   if (rows.length === 0 && a.page > 1) throw errors.calendar.eventPageNotFound();
-  const events = await archiveObjects(site, rows);
+  const events = await archiveEvents(site, rows);
   const perPage = clampPerPage(a.per_page);
   const pages = Math.ceil(total / perPage);
   const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { paramMap } from '../contract/php-params.ts';
+import { filterFields, JsonText, serialize, shape } from './shape.ts';
+
+const body = () => ({ events: new JsonText('[{"id":1,"title":"A","venue":{"city":"Boston"}},{"id":2,"title":"B","venue":[]}]'), skipped: undefined, total: 2, rest_url: 'http://x.test/?a=b' });
+const plain = () => ({ events: [{ id: 1, title: 'A', venue: { city: 'Boston' } }, { id: 2, title: 'B', venue: [] }], total: 2, rest_url: 'http://x.test/?a=b' });
+
+describe('a body holding JsonText', () => {
+  it('serializes byte for byte as JSON.stringify of the same value', () => {
+    expect(serialize(body())).toBe(JSON.stringify(plain()));
+    expect(JSON.stringify(body())).toBe(JSON.stringify(plain()));
+  });
+
+  it('is read as its parsed value by _fields and _envelope', () => {
+    for (const fields of ['events,total', 'events.venue.city,total', 'rest_url']) expect(filterFields(body(), fields)).toEqual(filterFields(plain(), fields));
+    expect(filterFields(body(), 'events')).toEqual({ events: plain().events });
+    const shaped = shape({ status: 200, body: body(), headers: {}, query: Object.assign(paramMap(), { _envelope: '1' }), method: 'GET', apiRoot: 'http://x.test/wp-json/', loggedIn: false, origin: undefined, overriddenByHeader: false });
+    expect(JSON.parse(String(shaped.body)).body).toEqual(plain());
+  });
+});
