@@ -79,6 +79,16 @@ for (const [label, env] of [['response cache', {}], ['no cache', { LINTEL_CACHE_
     report(sameBytes);
     ratioLine('cached demo archive vs bare node:http hello', row, baseline);
     ratioLine('cached demo archive vs bare node:http sending the same answer', row, sameBytes);
+    // Cached reads whose answers are about the hello's size: a short list, and the archive
+    // revalidated by a client that kept its ETag (304, no body).
+    const SMALL = '/wp-json/calendar/events/v1/categories?per_page=1';
+    const small = await ctx.measure(`GET ${SMALL} (response cache)`, `${server.url}${SMALL}`);
+    report(small);
+    ratioLine('cached short list vs bare node:http hello', small, baseline);
+    const etag = sample.headers.get('etag') ?? '';
+    const revalidated = await measure(`GET ${ARCHIVE} with If-None-Match (304, response cache)`, `${server.url}${ARCHIVE}`, { duration, connections, baseline, headers: { 'If-None-Match': etag } });
+    report(revalidated);
+    ratioLine('cached archive revalidation (304) vs bare node:http hello', revalidated, baseline);
   } finally {
     await server.close();
   }
