@@ -3,7 +3,7 @@
  * source flags are relative to them), then groups and redirects, every one whatever its state.
  * List pages of this namespace count from 0; the importer's pages count from 1.
  */
-import { wallToInstant } from '../namespaces/calendar/dates.ts';
+import { wallToInstant } from '../site/time.ts';
 import type { GroupJson, RedirectJson } from '../namespaces/redirection/records.ts';
 import type { RedirectionSettings, RedirectRow } from '../store/redirection/rows.ts';
 import { storedMatchData } from '../namespaces/redirection/sanitize.ts';

@@ -1,4 +1,7 @@
-/** Site time: offsets and local wall-clock times in an IANA time zone, through Intl (no tz database of our own). */
+/**
+ * Site time: offsets and local wall-clock times in an IANA time zone, through Intl (no tz database
+ * of our own), the store's `YYYY-MM-DD HH:MM:SS` form and PHP's `date()` formats.
+ */
 import { LRUCache } from 'lru-cache';
 
 // Building a formatter costs far more than using one, and shaping an archive asks for offsets
@@ -77,4 +80,61 @@ export function isValidTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `YYYY-MM-DD HH:MM:SS` of a Date read as UTC fields. */
+export function fmt(d: Date): string {
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/** A wall time (as a Date whose UTC fields hold it) in `zone` → the instant. */
+export function wallToInstant(wall: Date, zone: string): Date {
+  let t = wall.getTime() - offsetMinutes(zone, wall) * 60000;
+  t = wall.getTime() - offsetMinutes(zone, new Date(t)) * 60000;
+  return new Date(t);
+}
+
+export function instantToWall(at: Date, zone: string): Date {
+  return new Date(at.getTime() + offsetMinutes(zone, at) * 60000);
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** PHP `date()` of `at` in the site's time zone, for the format characters WordPress date/time options use. */
+export function phpDate(format: string, at: Date, zone: string): string {
+  const local = instantToWall(at, zone);
+  const Y = local.getUTCFullYear(), m = local.getUTCMonth(), d = local.getUTCDate(), w = local.getUTCDay();
+  const H = local.getUTCHours(), i = local.getUTCMinutes(), s = local.getUTCSeconds();
+  const h12 = H % 12 || 12;
+  const out: string[] = [];
+  for (let k = 0; k < format.length; k++) {
+    const c = format[k];
+    switch (c) {
+      case 'd': out.push(pad(d)); break;
+      case 'j': out.push(String(d)); break;
+      case 'D': out.push(DAYS[w].slice(0, 3)); break;
+      case 'l': out.push(DAYS[w]); break;
+      case 'S': out.push(d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th'); break;
+      case 'F': out.push(MONTHS[m]); break;
+      case 'M': out.push(MONTHS[m].slice(0, 3)); break;
+      case 'm': out.push(pad(m + 1)); break;
+      case 'n': out.push(String(m + 1)); break;
+      case 'Y': out.push(String(Y)); break;
+      case 'y': out.push(pad(Y % 100)); break;
+      case 'a': out.push(H < 12 ? 'am' : 'pm'); break;
+      case 'A': out.push(H < 12 ? 'AM' : 'PM'); break;
+      case 'g': out.push(String(h12)); break;
+      case 'h': out.push(pad(h12)); break;
+      case 'G': out.push(String(H)); break;
+      case 'H': out.push(pad(H)); break;
+      case 'i': out.push(pad(i)); break;
+      case 's': out.push(pad(s)); break;
+      case '\\': k++; if (k < format.length) out.push(format[k]); break;
+      default: out.push(c);
+    }
+  }
+  return out.join('');
 }

@@ -2,8 +2,8 @@
  * The calendar's iCal feeds (`/events/?ical=1`, `/event/{slug}/?ical=1`) through the whole app:
  * which events they list, in which order, and the legacy feed's byte layout.
  */
+import { wallToInstant } from '../../src/site/time.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wallToInstant } from '../../src/namespaces/calendar/dates.ts';
 import { feedFileName, icalFeed, LIST_FEED_SIZE } from '../../src/site/pages/ical.ts';
 import type { EventFields } from '../../src/store/calendar.ts';
 import { testApp, type TestApp } from '../support/app.ts';

@@ -2,25 +2,9 @@
  * Calendar date handling: wall-clock times in a time zone and their UTC copies, the subset of
  * PHP's strtotime that clients send, and the archive's day rounding.
  */
-import { offsetMinutes } from '../../site/time.ts';
+import { offsetMinutes, wallToInstant } from '../../site/time.ts';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** `YYYY-MM-DD HH:MM:SS` of a Date read as UTC fields. */
-export function fmt(d: Date): string {
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-}
-
-/** A wall time (as a Date whose UTC fields hold it) in `zone` → the instant. */
-export function wallToInstant(wall: Date, zone: string): Date {
-  let t = wall.getTime() - offsetMinutes(zone, wall) * 60000;
-  t = wall.getTime() - offsetMinutes(zone, new Date(t)) * 60000;
-  return new Date(t);
-}
-
-export function instantToWall(at: Date, zone: string): Date {
-  return new Date(at.getTime() + offsetMinutes(zone, at) * 60000);
-}
 
 const UNITS: Record<string, (d: Date, n: number) => void> = {
   second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),

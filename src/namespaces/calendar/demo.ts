@@ -2,13 +2,13 @@
  * Calendar demo content: venues with coordinates, organizers, nested categories, tags, and a few
  * dozen events from six months before the first start to a year after, in several time zones.
  */
+import { fmt, instantToWall, wallToInstant } from '../../site/time.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slugify } from '../../contract/slug.ts';
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/store.ts';
-import { fmt, instantToWall, wallToInstant } from './dates.ts';
 import { costFields } from './events.ts';
 
 const FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/demo/calendar.json');

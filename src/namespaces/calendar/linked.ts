@@ -1,4 +1,5 @@
 /** Venues and organizers: one implementation, two kinds. */
+import { fmt, instantToWall } from '../../site/time.ts';
 import { can } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
@@ -7,7 +8,6 @@ import type { RestContext } from '../../http/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, type LinkedListArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
-import { fmt, instantToWall } from './dates.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../history/log.ts';
 

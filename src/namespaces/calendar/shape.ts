@@ -3,8 +3,8 @@
  */
 import type { RestContext } from '../../http/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
-import { zoneAbbr } from '../../site/time.ts';
-import { details, fmt, instantToWall, iso } from './dates.ts';
+import { fmt, instantToWall, zoneAbbr } from '../../site/time.ts';
+import { details, iso } from './dates.ts';
 
 export interface Site {
   ctx: RestContext;

@@ -2,10 +2,10 @@
  * The forms model shared by forms-views and forms-submissions: the legacy SingleSubmission object,
  * display strings of values, CSV exports and the submission add-on handlers.
  */
+import { fmt, instantToWall } from '../../site/time.ts';
 import { errors } from '../../contract/error-codes.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
-import { fmt, instantToWall } from '../calendar/dates.ts';
 import { csvLines } from '../redirection/io/writers.ts';
 
 /** The data source every stored submission names (the legacy post store's role). */

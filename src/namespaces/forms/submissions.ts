@@ -1,4 +1,5 @@
 /** forms-submissions: the admin's submission table, trash, edits, exports, settings and e-mail resends. */
+import { instantToWall, wallToInstant } from '../../site/time.ts';
 import { z } from 'zod';
 import { arg, item } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
@@ -10,7 +11,7 @@ import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../site/html.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
 import { sendMail } from '../../upstream/mail.ts';
-import { endOfDay, parseWall, instantToWall, wallToInstant } from '../calendar/dates.ts';
+import { endOfDay, parseWall } from '../calendar/dates.ts';
 import { deleteExportFile, FILES_PATH, writeExportFile } from './files.ts';
 import {
   aggregatedKey, displayValue, EXTRA_HANDLERS, fieldDefinition, NO_EXTRA, singleSubmission, siteZone, submissionIdOf,

@@ -2,12 +2,12 @@
  * The weekly email report: an HTML summary of the last 7 days (the preview renders it), and a
  * test send of it to the reader through the configured SMTP server (LINTEL_SMTP_URL).
  */
+import { fmt } from '../../site/time.ts';
 import type { Config } from '../../config.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { RestResult } from '../../contract/route.ts';
-import { fmt } from '../calendar/dates.ts';
 import { escapeHtml } from '../oembed/document.ts';
 import { sendMail } from '../../upstream/mail.ts';
 import { LOGGERS } from './loggers.ts';

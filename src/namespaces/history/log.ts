@@ -4,12 +4,12 @@
  * Context is completed as the legacy loggers complete it: the message key, the user, whether the
  * request came through REST, and the client address (anonymised unless the site turned that off).
  */
+import { fmt } from '../../site/time.ts';
 import { createHash } from 'node:crypto';
 import type { User } from '../../auth/roles.ts';
 import type { Clock } from '../../clock.ts';
 import type { Initiator } from '../../store/history.ts';
 import type { Store } from '../../store/store.ts';
-import { fmt } from '../calendar/dates.ts';
 import { LOGGERS } from './loggers.ts';
 
 /** Who made the write: a REST context satisfies this. */

@@ -3,6 +3,7 @@
  * bounds, `LoggerSlug:message_key` pairs are split, the reader's loggers are applied, and the
  * grouped or ungrouped path is chosen as the legacy query chooses it.
  */
+import { fmt, wallToInstant } from '../../site/time.ts';
 import { can, type User } from '../../auth/roles.ts';
 import type { Clock } from '../../clock.ts';
 import { z } from 'zod';
@@ -10,7 +11,6 @@ import { arg, item } from '../../contract/args.ts';
 import { toObject } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
-import { fmt, wallToInstant } from '../calendar/dates.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import { LOGGERS } from './loggers.ts';
 

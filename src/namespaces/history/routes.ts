@@ -1,4 +1,5 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
+import { fmt } from '../../site/time.ts';
 import { can } from '../../auth/roles.ts';
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
@@ -8,7 +9,6 @@ import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import { fmt } from '../calendar/dates.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from './log.ts';
 import { LOGGERS } from './loggers.ts';

@@ -1,8 +1,8 @@
 /** The legacy event object (prepare_item_for_response), field by field in the legacy order. */
+import { fmt, instantToWall } from '../../site/time.ts';
 import { createHash } from 'node:crypto';
 import type { SiteUrls } from '../../http/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
-import { fmt, instantToWall } from '../calendar/dates.ts';
 import { escapeHtml } from '../oembed/document.ts';
 import { LOGGERS, interpolate } from './loggers.ts';
 

@@ -2,11 +2,10 @@
  * The stats routes: counts of kinds of events in a date range, read from the store's hourly
  * counts (flat in the size of the log). Each kind is a set of `Logger:message_key` pairs.
  */
+import { fmt, instantToWall, phpDate, wallToInstant } from '../../site/time.ts';
 import { arg } from '../../contract/args.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
-import { fmt, wallToInstant, instantToWall } from '../calendar/dates.ts';
-import { phpDate } from '../redirection/json.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;
 export type StatName = (typeof STAT_NAMES)[number];

@@ -1,48 +1,8 @@
 /** The legacy JSON shapes of redirects, groups and log rows (`to_json` of the plugin's models). */
-import { offsetMinutes } from '../../site/time.ts';
+import { phpDate } from '../../site/time.ts';
 import type { SiteOptions } from '../../store/options.ts';
 import { MODULES, effectiveFlags, type GroupJson, type LogBaseJson, type LogJson, type RedirectJson } from './records.ts';
 import type { GroupRow, LogBase, LogRow, RedirectionSettings, RedirectRow } from '../../store/redirection/rows.ts';
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** PHP `date()` of `at` in the site's time zone, for the format characters WordPress date/time options use. */
-export function phpDate(format: string, at: Date, zone: string): string {
-  const local = new Date(at.getTime() + offsetMinutes(zone, at) * 60000);
-  const Y = local.getUTCFullYear(), m = local.getUTCMonth(), d = local.getUTCDate(), w = local.getUTCDay();
-  const H = local.getUTCHours(), i = local.getUTCMinutes(), s = local.getUTCSeconds();
-  const h12 = H % 12 || 12;
-  const out: string[] = [];
-  for (let k = 0; k < format.length; k++) {
-    const c = format[k];
-    switch (c) {
-      case 'd': out.push(pad(d)); break;
-      case 'j': out.push(String(d)); break;
-      case 'D': out.push(DAYS[w].slice(0, 3)); break;
-      case 'l': out.push(DAYS[w]); break;
-      case 'S': out.push(d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th'); break;
-      case 'F': out.push(MONTHS[m]); break;
-      case 'M': out.push(MONTHS[m].slice(0, 3)); break;
-      case 'm': out.push(pad(m + 1)); break;
-      case 'n': out.push(String(m + 1)); break;
-      case 'Y': out.push(String(Y)); break;
-      case 'y': out.push(pad(Y % 100)); break;
-      case 'a': out.push(H < 12 ? 'am' : 'pm'); break;
-      case 'A': out.push(H < 12 ? 'AM' : 'PM'); break;
-      case 'g': out.push(String(h12)); break;
-      case 'h': out.push(pad(h12)); break;
-      case 'G': out.push(String(H)); break;
-      case 'H': out.push(pad(H)); break;
-      case 'i': out.push(pad(i)); break;
-      case 's': out.push(pad(s)); break;
-      case '\\': k++; if (k < format.length) out.push(format[k]); break;
-      default: out.push(c);
-    }
-  }
-  return out.join('');
-}
 
 /** What the JSON shapes need besides the row: the global flags and the site's date settings. */
 export interface JsonContext {

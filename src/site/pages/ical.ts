@@ -13,13 +13,12 @@ import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { slugify } from '../../contract/slug.ts';
 import { siteUrls } from '../../http/site-urls.ts';
-import { fmt, instantToWall } from '../../namespaces/calendar/dates.ts';
 import { autop, texturize } from '../../namespaces/calendar/shape.ts';
 import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import type { SiteHandler } from '../site-handler.ts';
-import { offsetMinutes } from '../time.ts';
+import { fmt, instantToWall, offsetMinutes } from '../time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
 

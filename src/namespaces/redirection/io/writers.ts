@@ -3,9 +3,9 @@
  * recorded exports show them; `redirects-file` is the plain `source target code` list that static
  * hosts read (Netlify/Cloudflare `_redirects`).
  */
+import { phpDate } from '../../../site/time.ts';
 import { stringify } from 'csv-stringify/sync';
 import { rawurlencode } from '../../../contract/url-encoding.ts';
-import { phpDate } from '../json.ts';
 import { flagsOf, targetOf, type GroupJson, type RedirectJson } from './shapes.ts';
 
 /** The plugin version the recorded site reports in its export headers. */
