@@ -69,6 +69,17 @@ describe('response cache', () => {
     await eventually(async () => titles((await get(app)).body).includes('Renamed Elsewhere'));
   });
 
+  it('recomputes an answer from the site options as they are once a change to them is announced, never from a stale copy', async () => {
+    const index = () => get(app, '/wp-json/');
+    await index();
+    expect((await index()).headers['x-lintel-cache']).toBe('hit');
+    await app.store.sql.query(`insert into options (name, value) values ('site', '{"name": "Renamed Elsewhere"}')
+      on conflict (name) do update set value = options.value || excluded.value`);
+    let recomputed: Awaited<ReturnType<typeof index>> | undefined;
+    await eventually(async () => (recomputed = await index()).headers['x-lintel-cache'] !== 'hit');
+    expect((JSON.parse(recomputed!.body) as { name: string }).name).toBe('Renamed Elsewhere');
+  });
+
   it('never caches requests with credentials or a method override, nor errors', async () => {
     const authed = await get(app, ARCHIVE, { authorization: admin });
     expect(authed.statusCode).toBe(200);

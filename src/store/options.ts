@@ -1,5 +1,7 @@
 /** Site options: the settings the index and the namespaces read (name, timezone, ...). */
+import type { ChangeFeed } from './change-feed.ts';
 import type { Sql } from './sql.ts';
+import { TopicCache } from './topic-cache.ts';
 
 export interface SiteOptions {
   name: string;
@@ -23,36 +25,27 @@ export const defaultSiteOptions: SiteOptions = {
   time_format: 'g:i a',
 };
 
-/**
- * The site options are read on most requests and change rarely: they are kept for a few seconds
- * per process (a write here refreshes them at once; other replicas see it within the TTL).
- */
-export class SiteOptionsCache {
-  private value: SiteOptions | null = null;
-  private at = 0;
-  constructor(private readonly ttlMs = 5000) {}
-  get(): SiteOptions | null {
-    return this.value && Date.now() - this.at < this.ttlMs ? this.value : null;
-  }
-  put(v: SiteOptions | null): void {
-    this.value = v;
-    this.at = Date.now();
-  }
-}
+/** Options by name, kept until a write to the `options` topic is announced (see topic-cache.ts). */
+export type OptionsCache = TopicCache<string, { value: unknown }>;
+
+export const optionsCache = (feed: ChangeFeed): OptionsCache => new TopicCache(feed, ['options'], 100);
 
 export class OptionsRepo {
   constructor(
     private readonly sql: Sql,
-    private readonly cache: SiteOptionsCache = new SiteOptionsCache(0),
+    private readonly kept: OptionsCache,
   ) {}
 
   async get<T>(name: string): Promise<T | undefined> {
-    const rows = await this.sql.query<{ value: T }>('select value from options where name = $1', [name]);
-    return rows[0]?.value;
+    const { value } = await this.kept.get(this.sql, name, async () => ({
+      value: (await this.sql.query<{ value: T }>('select value from options where name = $1', [name]))[0]?.value,
+    }));
+    return value as T | undefined;
   }
 
+  /** The writer reads its own write at once; everyone else once the write's announcement arrives. */
   async set(name: string, value: unknown): Promise<void> {
-    if (name === 'site') this.cache.put(null);
+    this.kept.forget(name);
     await this.sql.query(
       'insert into options (name, value) values ($1, $2::jsonb) on conflict (name) do update set value = excluded.value',
       [name, JSON.stringify(value)],
@@ -60,12 +53,7 @@ export class OptionsRepo {
   }
 
   async site(): Promise<SiteOptions> {
-    // Inside a transaction the cache is not used: the transaction may have changed the options.
-    const cached = this.sql.inTransaction ? null : this.cache.get();
-    if (cached) return cached;
-    const site = { ...defaultSiteOptions, ...((await this.get<Partial<SiteOptions>>('site')) ?? {}) };
-    if (!this.sql.inTransaction) this.cache.put(site);
-    return site;
+    return { ...defaultSiteOptions, ...((await this.get<Partial<SiteOptions>>('site')) ?? {}) };
   }
 
   async setSite(patch: Partial<SiteOptions>): Promise<void> {

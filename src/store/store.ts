@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { AuthSessionRepo } from './auth-sessions.ts';
 import { ImportCheckpointRepo } from './import-checkpoints.ts';
 import { migrate } from './migrate.ts';
-import { OptionsRepo, SiteOptionsCache } from './options.ts';
+import { OptionsRepo, optionsCache, type OptionsCache } from './options.ts';
 import { RedirectionStore } from './redirection/index.ts';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.ts';
 import { openPglite, openPostgres, type PoolStats, type Sql, type SqlDriver } from './sql.ts';
@@ -44,17 +44,20 @@ export interface Store {
   readonly sql: Sql;
 }
 
-/** Per-process caches shared by every store view of one driver (see `SiteOptionsCache`). */
+/** Per-process caches shared by every store view of one driver, kept until the change feed announces a write to what they hold. */
 interface StoreCaches {
-  site: SiteOptionsCache;
+  options: OptionsCache;
   calendar: CalendarCaches;
 }
 
-export function storeOn(sql: Sql, caches: StoreCaches = { site: new SiteOptionsCache(), calendar: calendarCaches(new ChangeFeed()) }): Store {
+/** A feed that never goes live (a bare `storeOn`) keeps nothing but the calendar's slug cache. */
+const storeCaches = (feed: ChangeFeed): StoreCaches => ({ options: optionsCache(feed), calendar: calendarCaches(feed) });
+
+export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFeed())): Store {
   return {
     sql,
     users: new UserRepo(sql),
-    options: new OptionsRepo(sql, caches.site),
+    options: new OptionsRepo(sql, caches.options),
     authSessions: new AuthSessionRepo(sql),
     redirection: new RedirectionStore(sql),
     calendar: new CalendarRepo(sql, caches.calendar),
@@ -112,7 +115,7 @@ export async function openStore(config: StoreConfig, opts: { inMemory?: boolean 
     throw e;
   }
   return {
-    ...storeOn(driver, { site: new SiteOptionsCache(), calendar: calendarCaches(changes) }),
+    ...storeOn(driver, storeCaches(changes)),
     kind: driver.kind,
     // Its own short limit: a frozen server must not hold the readiness probe for the statement timeout.
     ping: async (timeoutMs) => {

@@ -48,6 +48,11 @@ export class TopicCache<K extends string | number, V extends object | number> {
     return out;
   }
 
+  /** Drops what is kept of `key` (a write by this process, before its announcement arrives). */
+  forget(key: K): void {
+    this.kept.delete(key);
+  }
+
   /** Taken before computing, so that a write committed meanwhile makes what is computed stale at once. */
   private stamp(sql: Sql): string | null {
     return sql.inTransaction ? null : this.feed.stamp(this.topics);
