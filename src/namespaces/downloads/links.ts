@@ -4,17 +4,14 @@
  */
 import type { Services } from '../../services.ts';
 import type { SiteHandler } from '../../site/site-handler.ts';
-import { escapeHtml } from '../../site/html.ts';
+import { sendPrivateFile } from '../../site/attachment.ts';
+import { errorPage } from '../../site/html.ts';
 import type { DownloadPackage } from '../../store/downloads.ts';
 
 const PATH = /^\/download\/([a-z0-9-]+)\/?$/;
 
 export function downloadLink(base: string, pkg: Pick<DownloadPackage, 'id' | 'slug'>, key: string): string {
   return `${base}/download/${pkg.slug}/?wpdmdl=${pkg.id}&_wpdmkey=${key}`;
-}
-
-function refusal(title: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>Ask for a new download link on the package's page.</p></body></html>`;
 }
 
 export function downloadLinks(services: Pick<Services, 'store' | 'clock'>): SiteHandler {
@@ -26,18 +23,11 @@ export function downloadLinks(services: Pick<Services, 'store' | 'clock'>): Site
     const pkg = Number.isSafeInteger(id) ? await services.store.downloads.get(id) : null;
     const file = pkg && pkg.slug === m[1] && /^[A-Za-z0-9]{32}$/.test(key) ? await services.store.downloads.redeemKey(key, id, services.clock.now()) : null;
     if (!file) {
-      await reply.code(403).type('text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(refusal('This download link has expired or was used up'));
+      const refusal = errorPage(403, "This download link has expired or was used up. Ask for a new download link on the package's page.");
+      await reply.code(403).type('text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(refusal);
       return true;
     }
-    const ascii = file.fileName.replace(/[^\w.-]+/g, '_');
-    reply.code(200).headers({
-      'Content-Type': file.fileType,
-      'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-      'Content-Length': String(file.data.length),
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    await reply.send(req.method === 'HEAD' ? undefined : file.data);
+    await sendPrivateFile(reply, req.method, { contentType: file.fileType, fileName: file.fileName, data: file.data });
     return true;
   };
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../../services.ts';
+import { sendPrivateFile } from '../../site/attachment.ts';
 import type { SiteHandler } from '../../site/site-handler.ts';
 
 export const FILES_PATH = '/forms-exports/';
@@ -62,13 +63,7 @@ export function exportFiles(services: Pick<Services, 'config'>): SiteHandler {
     } catch {
       return false;
     }
-    reply.code(200).headers({
-      'Content-Type': 'text/csv; charset=UTF-8',
-      'Content-Disposition': `attachment; filename="${name}"`,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    await reply.send(req.method === 'HEAD' ? undefined : data);
+    await sendPrivateFile(reply, req.method, { contentType: 'text/csv; charset=UTF-8', fileName: name, data });
     return true;
   };
 }

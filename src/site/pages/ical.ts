@@ -17,6 +17,7 @@ import { autop, texturize } from '../../namespaces/calendar/shape.ts';
 import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
+import { attachment } from '../attachment.ts';
 import type { SiteHandler } from '../site-handler.ts';
 import { fmt, instantToWall, offsetMinutes } from '../time.ts';
 
@@ -79,7 +80,7 @@ export function icalFeeds(services: Services): SiteHandler {
     reply
       .code(200)
       .type('text/calendar; charset=UTF-8')
-      .header('Content-Disposition', `attachment; filename="${feedFileName(site.name, ids)}"`)
+      .header('Content-Disposition', attachment(feedFileName(site.name, ids)))
       .header('X-Robots-Tag', 'noindex, nofollow');
     await reply.send(icalFeed({ name: site.name, home: urls.home }, events));
     return true;
