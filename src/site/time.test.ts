@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offsetMinutes, zoneAbbr } from './time.ts';
+import { isoWithOffset, offsetMinutes, offsetText, zoneAbbr } from './time.ts';
 
 describe('site time', () => {
   it('gives the offset and short name either side of a transition on the hour, asked in any order', () => {
@@ -22,5 +22,12 @@ describe('site time', () => {
   it('keeps fractional zones and UTC as the legacy site shows them', () => {
     expect(offsetMinutes('Asia/Kolkata', new Date('2026-11-21T12:00:00Z'))).toBe(330);
     expect(zoneAbbr('UTC', new Date('2026-11-21T12:00:00Z'))).toBe('UTC');
+  });
+
+  it('writes a wall time as ISO 8601 with the offset of that moment, and offsets as iCalendar wants them', () => {
+    expect(isoWithOffset('2026-03-08 01:30:00', 'America/New_York')).toBe('2026-03-08T01:30:00-05:00');
+    expect(isoWithOffset('2026-03-08T03:30:00', 'America/New_York')).toBe('2026-03-08T03:30:00-04:00');
+    expect(isoWithOffset('2026-11-21 12:00:00', 'Asia/Kolkata')).toBe('2026-11-21T12:00:00+05:30');
+    expect(offsetText(-570, '')).toBe('-0930');
   });
 });

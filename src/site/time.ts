@@ -100,6 +100,18 @@ export function instantToWall(at: Date, zone: string): Date {
   return new Date(at.getTime() + offsetMinutes(zone, at) * 60000);
 }
 
+/** An offset in minutes as `+HH:MM`, or `+HHMM` with no separator (iCalendar). */
+export function offsetText(minutes: number, separator = ':'): string {
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}${separator}${pad(a % 60)}`;
+}
+
+/** ISO 8601 of a wall time (`YYYY-MM-DD HH:MM:SS`, or with a `T`) in `zone`, with the zone's offset then: as JSON-LD and the record pages show dates. */
+export function isoWithOffset(wall: string, zone: string): string {
+  const t = wall.replace(' ', 'T');
+  return `${t}${offsetText(offsetMinutes(zone, wallToInstant(new Date(`${t}Z`), zone)))}`;
+}
+
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 

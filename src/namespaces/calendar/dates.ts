@@ -1,10 +1,7 @@
 /**
- * Calendar date handling: wall-clock times in a time zone and their UTC copies, the subset of
- * PHP's strtotime that clients send, and the archive's day rounding.
+ * Calendar date handling: the subset of PHP's strtotime that clients send, the archive's day
+ * rounding and the date parts events show (zone conversions are site time, src/site/time.ts).
  */
-import { offsetMinutes, wallToInstant } from '../../site/time.ts';
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 const UNITS: Record<string, (d: Date, n: number) => void> = {
   second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),
@@ -65,12 +62,4 @@ export const endOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.get
 export function details(wall: string) {
   const [, y, mo, d, h, mi, s] = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})/.exec(wall) ?? [];
   return { year: y, month: mo, day: d, hour: h, minutes: mi, seconds: s };
-}
-
-/** ISO 8601 with the zone's offset, as JSON-LD shows dates. */
-export function iso(wall: string, zone: string): string {
-  const w = new Date(`${wall.replace(' ', 'T')}Z`);
-  const off = offsetMinutes(zone, wallToInstant(w, zone));
-  const sign = off < 0 ? '-' : '+';
-  return `${wall.replace(' ', 'T')}${sign}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
 }

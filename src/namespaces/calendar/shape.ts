@@ -3,8 +3,8 @@
  */
 import type { RestContext } from '../../http/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
-import { fmt, instantToWall, zoneAbbr } from '../../site/time.ts';
-import { details, iso } from './dates.ts';
+import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../site/time.ts';
+import { details } from './dates.ts';
 
 export interface Site {
   ctx: RestContext;
@@ -174,7 +174,7 @@ function eventLd(e: EventRow, l: EventLinks, url: string, cost: string, values: 
   const ld: Record<string, unknown> = {
     '@context': 'http://schema.org', '@type': 'Event', name: texturize(e.title), description: ldText(autop(e.excerpt || e.description)), url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode', eventStatus: 'https://schema.org/EventScheduled',
-    startDate: iso(e.start_date, e.timezone), endDate: iso(e.end_date, e.timezone),
+    startDate: isoWithOffset(e.start_date, e.timezone), endDate: isoWithOffset(e.end_date, e.timezone),
   };
   if (l.venues[0]) ld.location = placeLd(l.venues[0]);
   if (l.organizers[0]) ld.organizer = personLd(l.organizers[0]);

@@ -19,7 +19,7 @@ import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { attachment } from '../attachment.ts';
 import type { SiteHandler } from '../site-handler.ts';
-import { fmt, instantToWall, offsetMinutes } from '../time.ts';
+import { fmt, instantToWall, offsetMinutes, offsetText } from '../time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
 
@@ -204,7 +204,7 @@ function vtimezone(zone: string, fromYear: number, toYear: number): string[] {
   const out = ['BEGIN:VTIMEZONE', `TZID:${zone}`];
   for (const t of changes) {
     const type = t.dst ? 'DAYLIGHT' : 'STANDARD';
-    out.push(`BEGIN:${type}`, `TZOFFSETFROM:${offsetText(t.from)}`, `TZOFFSETTO:${offsetText(t.to)}`, `TZNAME:${zoneName(zone, t.to)}`);
+    out.push(`BEGIN:${type}`, `TZOFFSETFROM:${offsetText(t.from, '')}`, `TZOFFSETTO:${offsetText(t.to, '')}`, `TZNAME:${zoneName(zone, t.to)}`);
     // The transition's UTC moment, written without a Z as the legacy feed writes it.
     out.push(`DTSTART:${compact(fmt(new Date(t.at)))}`, `END:${type}`);
   }
@@ -243,12 +243,6 @@ function transitionsIn(zone: string, year: number): Transition[] {
   return out;
 }
 
-/** `+HHMM` / `-HHMM`. */
-function offsetText(minutes: number): string {
-  const a = Math.abs(minutes);
-  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}${String(a % 60).padStart(2, '0')}`;
-}
-
 // The zone database's abbreviations (EST, BST, JST, +04), which Intl does not give (it names most
 // zones GMT+n): read from the library's current VTIMEZONE rules, by the offset they switch to.
 const zoneNames = new Map<string, Map<number, string>>();
@@ -274,6 +268,6 @@ function namesOf(zone: string): Map<number, string> {
 function zoneName(zone: string, offset: number): string {
   const known = namesOf(zone).get(offset);
   if (known) return known;
-  const digits = offsetText(offset);
+  const digits = offsetText(offset, '');
   return digits.endsWith('00') ? digits.slice(0, 3) : digits;
 }

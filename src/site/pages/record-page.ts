@@ -4,22 +4,7 @@
  */
 import { escapeHtml } from '../../namespaces/oembed/document.ts';
 import type { Embeddable } from '../../namespaces/oembed/embeddable.ts';
-import { offsetMinutes } from '../time.ts';
-
-/** A wall-clock time in `zone` as the instant it names (the offset is that of the moment itself). */
-function instantOf(wall: string, zone: string): Date {
-  const asUtc = Date.parse(`${wall}Z`);
-  const first = offsetMinutes(zone, new Date(asUtc));
-  const offset = offsetMinutes(zone, new Date(asUtc - first * 60000));
-  return new Date(asUtc - offset * 60000);
-}
-
-function isoWithOffset(wall: string, zone: string): string {
-  const m = offsetMinutes(zone, instantOf(wall, zone));
-  const sign = m < 0 ? '-' : '+';
-  const a = Math.abs(m);
-  return `${wall}${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
-}
+import { isoWithOffset, wallToInstant } from '../time.ts';
 
 /** Start and end as readers expect them, in the event's own zone (with its abbreviation). */
 export function eventWhen(r: Pick<Embeddable, 'start' | 'end' | 'timezone' | 'allDay'>): { text: string; start: string; end: string | null } | null {
@@ -27,8 +12,9 @@ export function eventWhen(r: Pick<Embeddable, 'start' | 'end' | 'timezone' | 'al
   const zone = r.timezone ?? 'UTC';
   const day: Intl.DateTimeFormatOptions = { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' };
   const time: Intl.DateTimeFormatOptions = { timeZone: zone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
-  const start = instantOf(r.start, zone);
-  const end = r.end ? instantOf(r.end, zone) : null;
+  const instant = (wall: string) => wallToInstant(new Date(`${wall}Z`), zone);
+  const start = instant(r.start);
+  const end = r.end ? instant(r.end) : null;
   const fmt = (d: Date, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', o).format(d);
   const sameDay = end !== null && fmt(start, day) === fmt(end, day);
   let text: string;
