@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { paramMap } from '../contract/php-params.ts';
 import { filterFields, JsonText, serialize, shape } from './shape.ts';
 
-const body = () => ({ events: new JsonText('[{"id":1,"title":"A","venue":{"city":"Boston"}},{"id":2,"title":"B","venue":[]}]'), skipped: undefined, total: 2, rest_url: 'http://x.test/?a=b' });
+const body = () => ({ skippedFn: () => 1, events: new JsonText('[{"id":1,"title":"A","venue":{"city":"Boston"}},{"id":2,"title":"B","venue":[]}]'), skipped: undefined, total: 2, rest_url: 'http://x.test/?a=b' });
 const plain = () => ({ events: [{ id: 1, title: 'A', venue: { city: 'Boston' } }, { id: 2, title: 'B', venue: [] }], total: 2, rest_url: 'http://x.test/?a=b' });
 
 describe('a body holding JsonText', () => {

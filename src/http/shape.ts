@@ -28,9 +28,11 @@ function parsed(body: unknown): unknown {
 /** `JSON.stringify(body)`, with the text of its JsonText values as it is. */
 export function serialize(body: unknown): string {
   if (!holdsJsonText(body)) return JSON.stringify(body);
-  const members = Object.entries(body).flatMap(([k, v]) =>
-    v instanceof JsonText ? [`${JSON.stringify(k)}:${v.text}`] : v === undefined || typeof v === 'function' ? [] : [`${JSON.stringify(k)}:${JSON.stringify(v)}`],
-  );
+  // A member whose value JSON.stringify leaves out (undefined, a function, a symbol) is left out here too.
+  const members = Object.entries(body).flatMap(([k, v]) => {
+    const text = v instanceof JsonText ? v.text : (JSON.stringify(v) as string | undefined);
+    return text === undefined ? [] : [`${JSON.stringify(k)}:${text}`];
+  });
   return `{${members.join(',')}}`;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Values computed from the store, kept until a write to their topics is announced on the change
- * feed: an archive's counts (`X-WP-Total`, which read every match while the page reads a few
- * rows) and the records an archive page links (venues, organizers, terms), so that on a large
- * store a page costs its own query only. Nothing is kept inside a transaction (its own writes are
+ * feed: options, and the calendar's archive counts (`X-WP-Total`, which read every match while the
+ * page reads a few rows), listed events and the records they link, so that on a large store an
+ * archive page costs its own query only. Nothing is kept inside a transaction (its own writes are
  * not announced yet) nor while the feed is down (announcements may be missed).
  */
 import { LRUCache } from 'lru-cache';
