@@ -28,8 +28,8 @@
  *
  * LINTEL_BENCH_CALENDAR_STEPS=1000,20000 replaces the steps (comma-separated event counts), e.g.
  * for a quick run. Run:
- *   node --import tsx bench/calendar.ts                                   (PGlite)
- *   LINTEL_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/calendar.ts
+ *   node bench/calendar.ts                                   (PGlite)
+ *   LINTEL_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/calendar.ts
  * or through the harness: `npm run bench -- --only calendar`.
  */
 import type { AddressInfo } from 'node:net';
@@ -187,7 +187,7 @@ export async function run(ctx: BenchContext): Promise<Array<Row | CaseRow>> {
   return rows;
 }
 
-// Run directly: `node --import tsx bench/calendar.ts` (5 s for the concurrent case; its ratio is
+// Run directly: `node bench/calendar.ts` (5 s for the concurrent case; its ratio is
 // against `GET /healthz` at 50 connections, the first row).
 await runIfMain(import.meta.url, async () => {
   const ctx = await standaloneContext(5, CONCURRENT_CONNECTIONS);

@@ -84,5 +84,5 @@ export async function run(): Promise<Row[]> {
   return rows;
 }
 
-// Run directly: `npx tsx bench/edge.ts`.
+// Run directly: `node bench/edge.ts`.
 await runIfMain(import.meta.url, run);

@@ -20,7 +20,7 @@ const CASES = [
 /** The recorded legacy origin in a process of its own, as a real origin does not share Lintel's event loop. */
 async function originProcess(recordedTiming: boolean): Promise<{ url: string; close(): Promise<void> }> {
   const script = fileURLToPath(new URL('../test/support/legacy-origin.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...(recordedTiming ? ['--recorded-timing'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, ...(recordedTiming ? ['--recorded-timing'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [first] = (await once(child.stdout!, 'data')) as [Buffer];
   return {
     url: first.toString().trim(),
@@ -62,7 +62,7 @@ export async function run(ctx: BenchContext): Promise<Array<Row | Record<string,
   return rows;
 }
 
-// Run directly: `npx tsx bench/forward.ts` (3 s per case, 10 connections, no node:http baseline).
+// Run directly: `node bench/forward.ts` (3 s per case, 10 connections, no node:http baseline).
 await runIfMain(import.meta.url, () => {
   const none: Row = { case: 'none', reqPerSec: 0, p50: 0, p99: 0, ratio: 1, non2xx: 0, errors: 0 };
   return run({ duration: 3, connections: 10, baseline: none, startLintel, measure: (n, url, o) => measure(n, url, { ...o, duration: 3, connections: 10 }) });

@@ -83,5 +83,5 @@ export async function run(): Promise<Row[]> {
   return rows;
 }
 
-// Run directly: `npx tsx bench/history.ts`.
+// Run directly: `node bench/history.ts`.
 await runIfMain(import.meta.url, run);

@@ -76,5 +76,5 @@ export async function run(): Promise<Array<Record<string, unknown>>> {
   }
 }
 
-// Run directly: `npx tsx bench/import.ts`.
+// Run directly: `node bench/import.ts`.
 await runIfMain(import.meta.url, run);

@@ -111,7 +111,7 @@ export async function standaloneContext(duration: number, connections: number): 
   };
 }
 
-/** Lets a case module run on its own (`npx tsx bench/<name>.ts`): prints its rows and the time taken. */
+/** Lets a case module run on its own (`node bench/<name>.ts`): prints its rows and the time taken. */
 export async function runIfMain(moduleUrl: string, run: () => Promise<unknown[]>): Promise<void> {
   if (moduleUrl !== `file://${process.argv[1]}`) return;
   const t = performance.now();

@@ -84,5 +84,5 @@ export async function run(): Promise<Row[]> {
   return rows;
 }
 
-// Run directly: `npx tsx bench/redirection-import.ts`.
+// Run directly: `node bench/redirection-import.ts`.
 await runIfMain(import.meta.url, run);

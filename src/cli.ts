@@ -13,6 +13,7 @@ import { FAMILIES, barProgress, importResources, jsonProgress, type Family } fro
 import { runImport, verifyImport } from './import/resource.ts';
 import { formatShadowReport } from './namespaces/lintel/shadow.ts';
 import { openStore, type OpenStore } from './store/store.ts';
+import packageJson from '../package.json' with { type: 'json' };
 
 function config(): Config {
   try {
@@ -52,7 +53,9 @@ async function manage(command: ManageCommand, args: object): Promise<void> {
   process.stdout.write(output);
 }
 
-const program = new Command('lintel').description('A gateway that serves a legacy content site\'s JSON API from PostgreSQL.');
+const program = new Command('lintel')
+  .description('A gateway that serves a legacy content site\'s JSON API from PostgreSQL.')
+  .version(packageJson.version, '-V, --version');
 
 program
   .command('serve', { isDefault: true })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openStore } from '../src/store/store.ts';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
@@ -17,6 +17,13 @@ describe('lintel command line', { timeout: 120_000 }, () => {
     const { code, stdout } = await box.run(['--help']);
     expect(code).toBe(0);
     for (const command of ['serve', 'user', 'app-password', 'migrate']) expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  it('--version prints the package version', async () => {
+    const { code, stdout } = await box.run(['--version']);
+    expect(code).toBe(0);
+    const { version } = JSON.parse(readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
+    expect(stdout).toBe(`${version}\n`);
   });
 
   it('creates a user and an application password, shown once, that authenticates against the server', async () => {

@@ -43,12 +43,12 @@ describe('the README commands', { timeout: 120_000 }, () => {
   const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => {
     if (!existsSync(p)) return false;
     const [major, minor] = spawnSync(p, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim().split('.').map(Number);
-    return major! < 22 || (major === 22 && minor! < 12);
+    return major! < 22 || (major === 22 && minor! < 18);
   });
   it.skipIf(!oldNode)('bin/lintel.js on an older Node exits 1 and says how to run it', () => {
     const r = spawnSync(oldNode!, [path.join(ROOT, 'bin/lintel.js'), 'serve'], { cwd: ROOT, env: box.env, encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('lintel needs Node 22.12 or newer');
+    expect(r.stderr).toContain('lintel needs Node 22.18 or newer');
     expect(r.stderr).toContain('npm start');
     expect(r.stdout).toBe('');
   });

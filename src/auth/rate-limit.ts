@@ -57,10 +57,15 @@ export class LoginThrottle {
   private readonly refused = new LRUCache<string, true>({ max: MAX_KEYS, ttlAutopurge: false });
   private purgedAt = 0;
 
+  private readonly limits: ThrottleLimits;
+  private readonly shared: LoginThrottleRepo | null;
   constructor(
-    private readonly limits: ThrottleLimits,
-    private readonly shared: LoginThrottleRepo | null = null,
-  ) {}
+    limits: ThrottleLimits,
+    shared: LoginThrottleRepo | null = null,
+  ) {
+    this.limits = limits;
+    this.shared = shared;
+  }
 
   /** Starts an attempt by `ip` for `login`: the user's own login when the user exists, else what was typed. */
   async attempt(ip: string, login: string): Promise<LoginAttempt> {
@@ -159,7 +164,9 @@ const hashKey = (parts: string[]) => createHash('sha256').update(JSON.stringify(
 export class RequestLimiter {
   private readonly counts: LRUCache<string, { count: number }>;
 
-  constructor(private readonly limit: number, windowS: number) {
+  private readonly limit: number;
+  constructor(limit: number, windowS: number) {
+    this.limit = limit;
     this.counts = new LRUCache({ max: 50_000, ttl: windowS * 1000, ttlAutopurge: false });
   }
 

@@ -15,11 +15,15 @@ const TOPICS = ['users'] as const;
 export class VerifiedCredentials {
   private readonly entries: LRUCache<string, { user: User; version: string }>;
 
+  private readonly feed: ChangeFeed;
+  private readonly ttlMs: number;
   constructor(
-    private readonly feed: ChangeFeed,
-    private readonly ttlMs: number,
+    feed: ChangeFeed,
+    ttlMs: number,
     max = 10_000,
   ) {
+    this.feed = feed;
+    this.ttlMs = ttlMs;
     this.entries = new LRUCache({ max, ttl: Math.max(ttlMs, 1) });
   }
 

@@ -16,7 +16,10 @@ const READS = new Set(['GET', 'HEAD']);
 export class ShadowLane {
   inFlight = 0;
   private readonly pending = new Set<Promise<void>>();
-  constructor(readonly concurrency: number) {}
+  readonly concurrency: number;
+  constructor(concurrency: number) {
+    this.concurrency = concurrency;
+  }
 
   tryRun(job: () => Promise<void>): boolean {
     if (this.inFlight >= this.concurrency) return false;

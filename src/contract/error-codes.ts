@@ -9,8 +9,10 @@ import { RestError } from './errors.ts';
 
 /** The 429 of a throttled login; `retryAfter` (seconds) goes out as the `Retry-After` header. */
 export class LoginThrottled extends RestError {
-  constructor(readonly retryAfter: number) {
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
     super('too_many_login_attempts', `Too many failed login attempts. Try again in ${retryAfter} seconds.`, 429);
+    this.retryAfter = retryAfter;
   }
 }
 

@@ -42,7 +42,9 @@ export class HitLog {
   private readonly redirection: Services['store']['redirection'];
   private expiredAt = 0;
 
-  constructor(private readonly services: Services) {
+  private readonly services: Services;
+  constructor(services: Services) {
+    this.services = services;
     this.writes = new WriteQueue(services.log);
     this.redirection = services.store.redirection;
   }

@@ -17,10 +17,15 @@ export class RuleCache {
   private loaded: LoadedRules | null = null;
   private loading: Promise<LoadedRules> | null = null;
 
+  private readonly redirection: Services['store']['redirection'];
+  private readonly ttlMs: number;
   constructor(
-    private readonly redirection: Services['store']['redirection'],
-    private readonly ttlMs: number,
-  ) {}
+    redirection: Services['store']['redirection'],
+    ttlMs: number,
+  ) {
+    this.redirection = redirection;
+    this.ttlMs = ttlMs;
+  }
 
   async get(): Promise<LoadedRules> {
     if (this.loaded && Date.now() - this.loaded.at < this.ttlMs) return this.loaded;

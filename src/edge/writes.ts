@@ -8,7 +8,12 @@ export class WriteQueue {
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
 
-  constructor(private readonly log: FastifyBaseLogger, private readonly limit = 10_000) {}
+  private readonly log: FastifyBaseLogger;
+  private readonly limit: number;
+  constructor(log: FastifyBaseLogger, limit = 10_000) {
+    this.log = log;
+    this.limit = limit;
+  }
 
   push(what: string, job: () => Promise<void>): void {
     // Under a flood the log rows are the first thing to give: past the limit they are dropped.

@@ -44,10 +44,12 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 export class ResponseCache {
   private readonly entries: LRUCache<string, Entry>;
 
+  private readonly feed: ChangeFeed;
   constructor(
-    private readonly feed: ChangeFeed,
+    feed: ChangeFeed,
     opts: ResponseCacheOptions,
   ) {
+    this.feed = feed;
     this.entries = new LRUCache<string, Entry>({
       maxSize: opts.maxBytes,
       // Headers and bookkeeping cost about this much beside the body.

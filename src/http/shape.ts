@@ -11,7 +11,10 @@ import { toList } from '../contract/coerce.ts';
  * it (`_fields`, `_envelope`, a batch) sees the parsed value.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
   toJSON(): unknown {
     return JSON.parse(this.text);
   }

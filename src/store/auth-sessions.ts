@@ -18,7 +18,10 @@ interface Row {
 const toSession = (r: Row): AuthSession => ({ userId: r.user_id, csrfHash: r.csrf_hash, request: r.request, expiresAt: r.expires_at });
 
 export class AuthSessionRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   /** Stores a new session and drops the expired ones, so the table stays small without a sweeper. */
   async create(s: AuthSession & { tokenHash: string }, now: Date): Promise<void> {

@@ -123,7 +123,12 @@ export function calendarCaches(feed: ChangeFeed): CalendarCaches {
 }
 
 export class CalendarRepo {
-  constructor(private readonly sql: Sql, private readonly caches: CalendarCaches) {}
+  private readonly sql: Sql;
+  private readonly caches: CalendarCaches;
+  constructor(sql: Sql, caches: CalendarCaches) {
+    this.sql = sql;
+    this.caches = caches;
+  }
 
   // ---- events
 

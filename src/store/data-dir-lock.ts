@@ -10,14 +10,18 @@ import path from 'node:path';
 export const LOCK_FILE = 'lintel.pid';
 
 export class DataDirLocked extends Error {
+  readonly dataDir: string;
+  readonly pid: number;
   constructor(
-    readonly dataDir: string,
-    readonly pid: number,
+    dataDir: string,
+    pid: number,
   ) {
     super(
       `Lintel is running on this data directory (${dataDir}, pid ${pid}): stop it, or use another LINTEL_DATA_DIR. ` +
         `If no Lintel is running, delete ${path.join(dataDir, LOCK_FILE)}.`,
     );
+    this.dataDir = dataDir;
+    this.pid = pid;
   }
 }
 

@@ -43,7 +43,10 @@ const toPackage = (r: PackageRow): DownloadPackage => ({
 });
 
 export class DownloadsRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async create(p: NewPackage): Promise<number> {
     const [r] = await this.sql.query<{ id: number }>(

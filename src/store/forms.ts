@@ -61,7 +61,10 @@ const toSubmission = (r: SubmissionRow): Submission => ({
 const SUBMISSION_COLUMNS = 'id, form_id, seq_num, status, submitted_at, field_values, extra';
 
 export class FormsRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async createForm(title: string, tablePages: string[] = []): Promise<number> {
     const [r] = await this.sql.query<{ id: number }>('insert into forms (title, table_pages) values ($1, $2) returning id', [title, tablePages]);

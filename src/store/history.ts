@@ -134,7 +134,10 @@ export interface Counts {
 }
 
 export class HistoryRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   /**
    * Appends an event, joining the run of the newest event when it is another occasion of the same

@@ -8,7 +8,10 @@ export interface ImportCheckpoint {
 }
 
 export class ImportCheckpointRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async get(source: string, resource: string): Promise<ImportCheckpoint | null> {
     const [r] = await this.sql.query<{ resource: string; last_page: number; done: boolean }>(

@@ -24,7 +24,10 @@ const toCount = (r: Row): ThrottleCount => ({ key: r.key, failures: r.failures, 
 const WAIT = `ceil(extract(epoch from window_end - now()))::int as wait_s`;
 
 export class LoginThrottleRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   /** The live counts of these keys (keys without failures in a current window are left out). */
   async counts(keys: readonly string[]): Promise<ThrottleCount[]> {

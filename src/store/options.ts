@@ -31,10 +31,15 @@ export type OptionsCache = TopicCache<string, { value: unknown }>;
 export const optionsCache = (feed: ChangeFeed): OptionsCache => new TopicCache(feed, ['options'], 100);
 
 export class OptionsRepo {
+  private readonly sql: Sql;
+  private readonly kept: OptionsCache;
   constructor(
-    private readonly sql: Sql,
-    private readonly kept: OptionsCache,
-  ) {}
+    sql: Sql,
+    kept: OptionsCache,
+  ) {
+    this.sql = sql;
+    this.kept = kept;
+  }
 
   async get<T>(name: string): Promise<T | undefined> {
     const { value } = await this.kept.get(this.sql, name, async () => ({

@@ -50,7 +50,10 @@ export interface ShadowReport {
 export const STORED_DIFFERENCES = 20;
 
 export class ShadowRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async record(c: ShadowComparison, now: Date): Promise<void> {
     const matched = c.differences.length === 0;

@@ -2,7 +2,10 @@
 import type { Sql } from './sql.ts';
 
 export class SiteSecretRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   private async read(name: string): Promise<string | undefined> {
     const [row] = await this.sql.query<{ value: string }>('select value from site_secrets where name = $1', [name]);

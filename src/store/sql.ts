@@ -50,8 +50,10 @@ export class StoreUnavailable extends Error {
 
 /** A write would duplicate a value a unique index guards; `constraint` names the index. */
 export class UniqueViolation extends Error {
-  constructor(readonly constraint: string, cause: unknown) {
+  readonly constraint: string;
+  constructor(constraint: string, cause: unknown) {
     super(`duplicate value for ${constraint}`, { cause });
+    this.constraint = constraint;
     this.name = 'UniqueViolation';
   }
 }
@@ -79,7 +81,10 @@ type Runner = <T>(text: string, params?: readonly unknown[]) => Promise<T[]>;
 export class JoinedTransaction implements Sql {
   readonly inTransaction = true;
   private tail: Promise<unknown> = Promise.resolve();
-  constructor(private readonly run: Runner) {}
+  private readonly run: Runner;
+  constructor(run: Runner) {
+    this.run = run;
+  }
   /** One connection runs one statement at a time: queries made together (`Promise.all`) wait their turn here. */
   query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
     const result = this.tail.then(() => this.run<T>(text, params));

@@ -12,11 +12,15 @@ import type { Sql } from './sql.ts';
 export class TopicCache<K extends string | number, V extends object | number> {
   private readonly kept: LRUCache<K, { version: string; value: V }>;
 
+  private readonly feed: ChangeFeed;
+  private readonly topics: readonly string[];
   constructor(
-    private readonly feed: ChangeFeed,
-    private readonly topics: readonly string[],
+    feed: ChangeFeed,
+    topics: readonly string[],
     max: number,
   ) {
+    this.feed = feed;
+    this.topics = topics;
     this.kept = new LRUCache({ max });
   }
 

@@ -58,7 +58,10 @@ const toAppPassword = (r: AppPasswordRow): AppPasswordRecord => ({
 });
 
 export class UserRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async create(u: { login: string; email: string; displayName: string; role: Role; passwordHash: string | null; id?: number }): Promise<UserRecord> {
     const rows = await this.sql.query<UserRow>(

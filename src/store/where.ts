@@ -3,7 +3,10 @@
 /** A parameterized WHERE clause under construction. */
 export class Where {
   readonly parts: string[] = [];
-  constructor(readonly params: unknown[] = []) {}
+  readonly params: unknown[];
+  constructor(params: unknown[] = []) {
+    this.params = params;
+  }
   add(sqlWithPlaceholder: (p: string) => string, value: unknown): this {
     this.params.push(value);
     this.parts.push(sqlWithPlaceholder(`$${this.params.length}`));

@@ -128,7 +128,7 @@ export async function startLegacyOrigin(
 }
 
 /**
- * Run on its own (`node --import tsx test/support/legacy-origin.ts [--recorded-timing]`), for the bench: a process of
+ * Run on its own (`node test/support/legacy-origin.ts [--recorded-timing]`), for the bench: a process of
  * its own, as a real origin is, so it does not share Lintel's event loop. Prints its address.
  */
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -149,8 +149,10 @@ const ITEM_HEADERS = new Set(['allow', 'location', 'link']);
 
 /** Thrown inside the transaction to roll it back; carries the answers computed so far. */
 class RolledBack extends Error {
-  constructor(readonly responses: ItemResponse[]) {
+  readonly responses: ItemResponse[];
+  constructor(responses: ItemResponse[]) {
     super('batch rolled back');
+    this.responses = responses;
   }
 }
 

@@ -47,7 +47,9 @@ export function discoverEndpoint(html: string, base: string): string | null {
 
 export class OembedProxy {
   private readonly cache: LRUCache<string, OembedData>;
-  constructor(private readonly remote: RemoteOembed) {
+  private readonly remote: RemoteOembed;
+  constructor(remote: RemoteOembed) {
+    this.remote = remote;
     this.cache = new LRUCache({ max: 1000, ttl: remote.ttlMs ?? 24 * 60 * 60 * 1000 });
   }
 

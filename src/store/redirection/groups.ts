@@ -32,7 +32,10 @@ function groupWhere(f: GroupFilter, w = new Where()): Where {
 }
 
 export class RedirectGroupRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async list(filter: GroupFilter, order: GroupOrder, direction: Direction, page: Page): Promise<Listed<GroupRow>> {
     const w = groupWhere(filter);

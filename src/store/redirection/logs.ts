@@ -51,7 +51,10 @@ function logWhere(kind: LogKind, f: LogFilter, w = new Where()): Where {
 }
 
 export class RedirectionLogRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async insertLog(row: NewLogRow): Promise<number> {
     const [{ id }] = await this.sql.query<{ id: number }>(

@@ -93,7 +93,10 @@ function redirectOrder(order: RedirectOrder, d: 'asc' | 'desc'): string {
 }
 
 export class RedirectRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async list(filter: RedirectFilter, order: RedirectOrder, direction: Direction, page: Page): Promise<Listed<RedirectRow>> {
     const w = redirectWhere(filter);

@@ -48,7 +48,10 @@ export const installedRedirectionSettings = { flag_case: true, flag_trailing: tr
 const SETTINGS = 'redirection';
 
 export class RedirectionSettingsRepo {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   /** The stored settings over the defaults. */
   async get(): Promise<RedirectionSettings> {
