@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { LoginThrottle } from './auth/rate-limit.ts';
+import { legacyCredentials } from './auth/legacy-credentials.ts';
 import { VerifiedCredentials } from './auth/verified-credentials.ts';
 import { pinnedClock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -101,6 +102,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: server.log,
     metrics: new Metrics(store),
     verified: new VerifiedCredentials(store.changes, config.authCacheS * 1000),
+    legacy: config.legacyOrigin
+      ? legacyCredentials(config.legacyOrigin, { timeoutMs: config.upstreamTimeoutMs, reverifyMs: config.legacyReverifyS * 1000 })
+      : undefined,
     responses: config.cacheTtlS
       ? {
           cache: new ResponseCache(store.changes, { maxBytes: config.cacheMaxMb * 1024 * 1024, ttlMs: config.cacheTtlS * 1000 }),

@@ -49,6 +49,8 @@ const schema = z.object({
   LINTEL_ADMIN_PATH: segment.default('wp-admin'),
   /** The legacy site that forwarded namespaces and unmatched site requests go to. */
   LINTEL_LEGACY_ORIGIN: url.optional(),
+  /** Legacy application passwords adopted on first use are asked of the legacy origin again after this long. */
+  LINTEL_LEGACY_REVERIFY_S: integer(0, 31_536_000).default(3600),
   LINTEL_MAPPINGS_DIR: z.string().min(1).default(SHIPPED_MAPPINGS),
   LINTEL_BODY_LIMIT: integer(1024, 1_073_741_824).default(1_048_576),
   LINTEL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'expected one of fatal, error, warn, info, debug, trace, silent').default('info'),
@@ -127,6 +129,7 @@ export interface Config {
   restPrefix: string;
   adminPath: string;
   legacyOrigin: string | undefined;
+  legacyReverifyS: number;
   mappingsDir: string;
   bodyLimit: number;
   logLevel: string;
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     restPrefix: e.LINTEL_REST_PREFIX,
     adminPath: e.LINTEL_ADMIN_PATH,
     legacyOrigin: e.LINTEL_LEGACY_ORIGIN,
+    legacyReverifyS: e.LINTEL_LEGACY_REVERIFY_S,
     mappingsDir: path.resolve(e.LINTEL_MAPPINGS_DIR),
     bodyLimit: e.LINTEL_BODY_LIMIT,
     logLevel: e.LINTEL_LOG_LEVEL,

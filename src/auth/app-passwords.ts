@@ -27,7 +27,7 @@ export function hashSecret(uuid: string, secret: string): string {
   return `$hmac-sha256$${createHmac('sha256', uuid).update(normalize(secret)).digest('base64url')}`;
 }
 
-export function matches(record: AppPasswordRecord, password: string): boolean {
+export function matches(record: Pick<AppPasswordRecord, 'uuid' | 'hash'>, password: string): boolean {
   const expected = Buffer.from(record.hash);
   const actual = Buffer.from(hashSecret(record.uuid, password));
   return expected.length === actual.length && timingSafeEqual(expected, actual);

@@ -19,6 +19,8 @@ export interface BackendCall {
   client: { ip: string; protocol: string; host: string };
   requestId: string;
   log: FastifyBaseLogger;
+  /** A shadow comparison's own request (not the client's): no login is counted or logged for it. */
+  comparison?: boolean;
 }
 
 export interface BackendAnswer {

@@ -64,7 +64,8 @@ export function shadowBackend(o: ShadowOptions): Backend {
 
   async function compareLater(call: BackendCall, primary: ShadowAnswer): Promise<void> {
     try {
-      const [shadow, again] = await Promise.all([o.secondary(call).then(toShadowAnswer), random() < o.noiseSample ? o.primary(call).then(toShadowAnswer) : null]);
+      const own = { ...call, comparison: true };
+      const [shadow, again] = await Promise.all([o.secondary(own).then(toShadowAnswer), random() < o.noiseSample ? o.primary(own).then(toShadowAnswer) : null]);
       const route = o.routeOf(call);
       const learned = noise.get(route) ?? new Set<string>();
       if (again) for (const d of differences(primary, again, o.normalise)) learned.add(generalise(d.path));

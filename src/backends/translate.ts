@@ -18,7 +18,7 @@ export function translateBackend(services: () => Services): Backend {
     const query = parseQueryString(call.query);
     const loc = locateRest(call.path, query, { restPrefix: s.config.restPrefix, locales: s.mappings.locales });
     if (!loc) return restFailure(s.config)(errors.core.noRoute());
-    const input = { method: call.method, headers: call.headers, body: call.body, ip: call.client.ip, log: call.log };
+    const input = { method: call.method, headers: call.headers, body: call.body, ip: call.client.ip, log: call.log, comparison: call.comparison };
     const shaped = await answerRest(s, input, loc, query);
     return { status: shaped.status, headers: shaped.headers, body: typeof shaped.body === 'string' ? Buffer.from(shaped.body) : shaped.body };
   };

@@ -29,6 +29,8 @@ export interface RestInput {
   body: Buffer | undefined;
   ip: string;
   log: FastifyBaseLogger;
+  /** A shadow comparison's request: its credentials are checked but count as no login. */
+  comparison?: boolean;
 }
 
 export async function handleRest(services: Services, req: FastifyRequest, reply: FastifyReply, loc: RestLocation, query: Params): Promise<void> {
@@ -64,7 +66,7 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
 
   let user: User | null;
   try {
-    user = await authenticate(services, header(req, 'authorization'), req.ip);
+    user = await authenticate(services, header(req, 'authorization'), req.ip, { quiet: req.comparison });
   } catch (e) {
     const err = asRestError(e, req.log);
     const headers: Record<string, string> = err instanceof LoginThrottled ? { 'Retry-After': String(err.retryAfter) } : {};

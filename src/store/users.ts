@@ -15,6 +15,10 @@ export interface AppPasswordRecord {
   createdAt: Date;
   lastUsed: Date | null;
   lastIp: string | null;
+  /** A legacy site's password adopted on first use: when the origin last accepted it (null: Lintel's own). */
+  legacyCheckedAt: Date | null;
+  /** A revoked legacy password, kept so the origin is not asked about it again. */
+  revokedAt: Date | null;
 }
 
 interface UserRow {
@@ -44,6 +48,8 @@ interface AppPasswordRow {
   created_at: Date;
   last_used: Date | null;
   last_ip: string | null;
+  legacy_checked_at: Date | null;
+  revoked_at: Date | null;
 }
 
 const toAppPassword = (r: AppPasswordRow): AppPasswordRecord => ({
@@ -55,6 +61,8 @@ const toAppPassword = (r: AppPasswordRow): AppPasswordRecord => ({
   createdAt: r.created_at,
   lastUsed: r.last_used,
   lastIp: r.last_ip,
+  legacyCheckedAt: r.legacy_checked_at,
+  revokedAt: r.revoked_at,
 });
 
 export class UserRepo {
@@ -97,16 +105,20 @@ export class UserRepo {
     return r.n;
   }
 
-  async addAppPassword(p: { uuid: string; userId: number; appId: string; name: string; hash: string }): Promise<AppPasswordRecord> {
+  /** `legacyCheckedAt`: a legacy site's password, adopted now that the origin accepted it. */
+  async addAppPassword(p: { uuid: string; userId: number; appId: string; name: string; hash: string; legacyCheckedAt?: Date }): Promise<AppPasswordRecord> {
     const rows = await this.sql.query<AppPasswordRow>(
-      `insert into application_passwords (uuid, user_id, app_id, name, hash) values ($1, $2, $3, $4, $5) returning *`,
-      [p.uuid, p.userId, p.appId, p.name, p.hash],
+      `insert into application_passwords (uuid, user_id, app_id, name, hash, legacy_checked_at) values ($1, $2, $3, $4, $5, $6) returning *`,
+      [p.uuid, p.userId, p.appId, p.name, p.hash, p.legacyCheckedAt ?? null],
     );
     return toAppPassword(rows[0]);
   }
 
+  /** The user's usable application passwords (revoked legacy ones are left out). */
   async appPasswords(userId: number): Promise<AppPasswordRecord[]> {
-    return (await this.sql.query<AppPasswordRow>('select * from application_passwords where user_id = $1 order by created_at', [userId])).map(toAppPassword);
+    return (await this.sql.query<AppPasswordRow>('select * from application_passwords where user_id = $1 and revoked_at is null order by created_at', [userId])).map(
+      toAppPassword,
+    );
   }
 
   /** The user (by login, or by email when `login` looks like one) with all their application passwords, in one query. */
@@ -118,7 +130,10 @@ export class UserRepo {
       [login, login.includes('@')],
     );
     if (!rows[0]) return null;
-    const passwords = (rows[0].passwords ?? []).map((p) => toAppPassword({ ...p, created_at: new Date(p.created_at), last_used: p.last_used ? new Date(p.last_used) : null }));
+    const date = (d: Date | null) => (d ? new Date(d) : null);
+    const passwords = (rows[0].passwords ?? []).map((p) =>
+      toAppPassword({ ...p, created_at: new Date(p.created_at), last_used: date(p.last_used), legacy_checked_at: date(p.legacy_checked_at), revoked_at: date(p.revoked_at) }),
+    );
     return { user: toUser(rows[0]), passwords };
   }
 
@@ -126,8 +141,28 @@ export class UserRepo {
     return (await this.sql.query('select 1 from application_passwords limit 1')).length > 0;
   }
 
+  /**
+   * Lintel's own passwords are deleted; an adopted legacy one is kept as revoked, so that it stays
+   * refused rather than being asked of the legacy origin (and adopted) again.
+   */
   async revokeAppPassword(userId: number, uuid: string): Promise<boolean> {
-    return (await this.sql.query('delete from application_passwords where user_id = $1 and uuid = $2 returning uuid', [userId, uuid])).length > 0;
+    const revoked = await this.sql.query(
+      `with gone as (delete from application_passwords where user_id = $1 and uuid = $2 and legacy_checked_at is null and revoked_at is null returning uuid),
+            kept as (update application_passwords set revoked_at = now() where user_id = $1 and uuid = $2 and legacy_checked_at is not null and revoked_at is null returning uuid)
+       select uuid from gone union all select uuid from kept`,
+      [userId, uuid],
+    );
+    return revoked.length > 0;
+  }
+
+  /** The legacy origin accepted an adopted password again. */
+  async confirmLegacy(uuid: string, now: Date): Promise<void> {
+    await this.sql.query('update application_passwords set legacy_checked_at = $2 where uuid = $1', [uuid, now]);
+  }
+
+  /** The legacy origin refuses an adopted password now (revoked there): it is forgotten here too. */
+  async forgetLegacy(uuid: string): Promise<void> {
+    await this.sql.query('delete from application_passwords where uuid = $1 and legacy_checked_at is not null', [uuid]);
   }
 
   /** Usage is recorded at most once a day per password, as the legacy site does. */
