@@ -123,6 +123,17 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     record: (c) => store.shadow.record(c, base.clock.now()),
     metrics: base.metrics,
   });
+  // Modes switched with `lintel mode` are kept in the store: applied now, and again whenever any
+  // process announces a change on the feed (or the feed reconnects), so every replica switches.
+  backends.override(await store.modes.list());
+  const reload = () =>
+    void store.modes.list().then(
+      (o) => backends.override(o),
+      (err: unknown) => server.log.error({ err }, 'could not read the namespace modes; serving the previous ones'),
+    );
+  const unwatch = store.changes.watch('modes', reload);
+  server.addHook('onClose', async () => void unwatch());
+  base.metrics.namespaceModes(() => backends.modes());
   services = { ...base, backends, table: buildRouteTable({ ...base, backends }) };
   server.addHook('onClose', () => backends.close());
   const retention = startHistoryRetention(services);
@@ -156,7 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       return reply.code(503).send({ status: 'prototype polluted', store: store.kind });
     }
     const ok = await store.ping(config.readyTimeoutMs);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'store unreachable', store: store.kind });
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'store unreachable', store: store.kind, modes: services.backends.modes() });
   });
 
   // The API reference, built once from the route table (it does not change while running).

@@ -152,6 +152,14 @@ appPassword
   .description('Revoke an application password.')
   .action((login: string, uuid: string) => manage('app-password revoke', { login, uuid }));
 
+program
+  .command('mode [namespace] [mode]')
+  .description('Switch a namespace to forward, shadow or translate on every running server (overrides mappings/); without arguments, list the switched ones.')
+  .addOption(new Option('--primary <side>', 'shadow: which side answers clients').choices(['legacy', 'lintel']))
+  .action((namespace: string | undefined, mode: string | undefined, o: { primary?: string }) =>
+    namespace === undefined ? manage('mode list', {}) : manage('mode', { namespace, mode, primary: o.primary }),
+  );
+
 const shadow = program.command('shadow').description('Shadow mode (mappings/ "mode": "shadow").');
 shadow
   .command('report')

@@ -12,6 +12,8 @@ import { roles } from './auth/roles.ts';
 import { systemClock } from './clock.ts';
 import { logAppPassword, logUserCreated, type Actor } from './namespaces/history/log.ts';
 import type { Store } from './store/store.ts';
+import type { Mode } from './store/namespace-modes.ts';
+import { translators } from './namespaces/index.ts';
 
 /** A refusal the user should read (printed without a stack, exit code 1). */
 export class ManageError extends Error {}
@@ -90,6 +92,22 @@ const commands = {
       });
       if (!revoked) fail(`no application password ${o.uuid} for ${o.login}`);
       return `revoked ${o.uuid}\n`;
+    },
+  },
+  mode: {
+    args: z.object({ namespace: z.string(), mode: z.enum(['translate', 'forward', 'shadow']), primary: z.enum(['legacy', 'lintel']).optional() }),
+    async run(store: Store, o: { namespace: string; mode: Mode; primary?: 'legacy' | 'lintel' }) {
+      if (!Object.hasOwn(translators, o.namespace)) fail(`no namespace ${o.namespace} (one of: ${Object.keys(translators).join(', ')})`);
+      if (o.primary && o.mode !== 'shadow') fail('--primary is only read in shadow mode');
+      // Every server on this store switches when the change feed announces the write.
+      await store.modes.set({ namespace: o.namespace, mode: o.mode, primary: o.primary ?? null });
+      return `${o.namespace}: ${o.mode}${o.mode === 'shadow' ? ` (primary ${o.primary ?? 'as mappings say'})` : ''}\n`;
+    },
+  },
+  'mode list': {
+    args: z.object({}),
+    async run(store: Store) {
+      return (await store.modes.list()).map((m) => `${m.namespace}\t${m.mode}${m.primary ? `\tprimary ${m.primary}` : ''}\n`).join('');
     },
   },
 } as const;

@@ -15,14 +15,16 @@ export function buildRouteTable(services: Omit<Services, 'table'>, table = new R
   for (const r of siteIndexRoutes(table, services.backends.index)) table.add(r);
   for (const r of batchRoutes(all)) table.add(r);
   // Lintel's own namespace: the shadow report, when some namespace is shadowed.
-  if (Object.values(services.mappings.namespaces).some((m) => m.mode === 'shadow')) {
+  if (Object.values(services.backends.modes()).some((m) => m === 'shadow')) {
     table.add(namespaceIndexRoute(table, LINTEL_NAMESPACE));
     for (const r of shadowRoutes()) table.add(r);
   }
   for (const [namespace, mapping] of Object.entries(services.mappings.namespaces)) {
     const factory = translators[namespace];
-    // Shadowed namespaces are translated too: Lintel's answer is one of the two compared.
-    if (mapping.mode === 'forward' || !factory) continue;
+    // Every namespace Lintel can translate is in the table whatever its mode now (shadowed ones are
+    // translated too, and `lintel mode` may switch a forwarded one to translate); while a namespace is
+    // forwarded its requests never reach the table (`Backends.forRoute`), and the index leaves it out.
+    if (!factory) continue;
     const routes: RouteDecl[] = factory(all).map((r) => (mapping.batch ? r : refuseBatch(r)));
     for (const name of [namespace, ...mapping.aliases]) {
       const alias = name === namespace ? undefined : name;

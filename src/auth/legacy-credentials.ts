@@ -50,8 +50,9 @@ export function legacyCredentials(origin: string, opts: { timeoutMs: number; rev
       } catch {
         return { kind: 'unreachable' };
       }
-      if (res.status === 401 || res.status === 403) return { kind: 'refused' };
-      if (res.status !== 200) return { kind: 'unreachable' };
+      // A 5xx is the origin failing, not refusing; any other answer than 200 is a refusal.
+      if (res.status >= 500) return { kind: 'unreachable' };
+      if (res.status !== 200) return { kind: 'refused' };
       const user = legacyUserOf(res.body.toString('utf8'));
       return user ? { kind: 'accepted', user } : { kind: 'unreachable' };
     },

@@ -5,7 +5,8 @@
  * `site.forwardUnmatched`, whatever no page or redirect answers.
  */
 import type { Config } from '../config.ts';
-import type { Mappings } from '../mappings.ts';
+import type { Mappings, NamespaceMapping } from '../mappings.ts';
+import type { Mode, ModeOverride } from '../store/namespace-modes.ts';
 import { parseQueryString } from '../contract/php-params.ts';
 import { locateRest } from '../http/rest-request.ts';
 import type { Metrics } from '../http/metrics.ts';
@@ -33,6 +34,10 @@ export interface Backends {
   site: Backend | null;
   /** The forwarded namespaces' part of the site index. */
   index: ForwardedIndex;
+  /** The mode each namespace of `mappings/` is served in now. */
+  modes(): Record<string, Mode>;
+  /** Serves namespaces as `lintel mode` set them (kept in the store), over what `mappings/` says. */
+  override(overrides: readonly ModeOverride[]): void;
   /** Resolves when no shadow comparison is running. */
   shadowIdle(): Promise<void>;
   close(): Promise<void>;
@@ -70,7 +75,6 @@ function counted(backend: Backend, metrics: BackendDeps['metrics']): Backend {
 export function buildBackends(deps: BackendDeps): Backends {
   const { config, mappings } = deps;
   const origin = deps.origin ?? (config.legacyOrigin ? openOrigin(config.legacyOrigin, config.forwardTimeoutMs) : null);
-  const named: Named[] = [];
   const lane = new ShadowLane(config.shadowConcurrency);
   /** `GET /history/v1/events/{n}`: the contract's name, numbers generalised, so answers of one route count together. */
   const routeOf = (call: BackendCall, name: string, namespace: string) => {
@@ -78,43 +82,50 @@ export function buildBackends(deps: BackendDeps): Backends {
     const route = (loc?.route ?? call.path).replace(new RegExp(`^/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`, 'i'), `/${namespace}`);
     return `${call.method.toUpperCase()} ${route.replace(/\/\d+(?=\/|$)/g, '/{n}')}`;
   };
-  const forwarded: ForwardedNamespace[] = [];
-  for (const [namespace, m] of Object.entries(mappings.namespaces)) {
-    if (m.mode === 'translate') continue;
-    const upstream = m.upstream ?? namespace;
-    const names = [namespace, ...m.aliases];
-    if (m.mode === 'forward') forwarded.push({ contract: namespace, names, upstream });
-    for (const name of names) {
-      const forward = counted(
-        forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [{ requested: name, upstream }], rewriteBodies: true, failure: restFailure(config) }),
-        deps.metrics,
-      );
-      const primaryIs = m.primary ?? 'legacy';
-      const backend =
-        m.mode === 'forward'
-          ? forward
-          : shadowBackend({
-              namespace,
-              primary: primaryIs === 'lintel' ? deps.translate : forward,
-              secondary: primaryIs === 'lintel' ? forward : deps.translate,
-              primaryIs,
-              sample: m.sample ?? 1,
-              noiseSample: config.shadowNoiseSample,
-              lane,
-              normalise: { aliases: { [upstream]: namespace, ...Object.fromEntries(m.aliases.map((a) => [a, namespace])) } },
-              routeOf: (call) => routeOf(call, name, namespace),
-              record: deps.record,
-              count: (result) => deps.metrics?.shadow.inc({ namespace, result }),
-            });
-      named.push({ name: name.toLowerCase(), namespace, mode: m.mode, answeredBy: m.mode === 'forward' ? 'legacy' : primaryIs, backend });
+  /** The backends of every forwarded or shadowed name, for namespaces served as `namespaces` says. */
+  const serve = (namespaces: Record<string, NamespaceMapping>) => {
+    const named: Named[] = [];
+    const forwarded: ForwardedNamespace[] = [];
+    for (const [namespace, m] of Object.entries(namespaces)) {
+      if (m.mode === 'translate') continue;
+      const upstream = m.upstream ?? namespace;
+      const names = [namespace, ...m.aliases];
+      if (m.mode === 'forward') forwarded.push({ contract: namespace, names, upstream });
+      for (const name of names) {
+        const forward = counted(
+          forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [{ requested: name, upstream }], rewriteBodies: true, failure: restFailure(config) }),
+          deps.metrics,
+        );
+        const primaryIs = m.primary ?? 'legacy';
+        const backend =
+          m.mode === 'forward'
+            ? forward
+            : shadowBackend({
+                namespace,
+                primary: primaryIs === 'lintel' ? deps.translate : forward,
+                secondary: primaryIs === 'lintel' ? forward : deps.translate,
+                primaryIs,
+                sample: m.sample ?? 1,
+                noiseSample: config.shadowNoiseSample,
+                lane,
+                normalise: { aliases: { [upstream]: namespace, ...Object.fromEntries(m.aliases.map((a) => [a, namespace])) } },
+                routeOf: (call) => routeOf(call, name, namespace),
+                record: deps.record,
+                count: (result) => deps.metrics?.shadow.inc({ namespace, result }),
+              });
+        named.push({ name: name.toLowerCase(), namespace, mode: m.mode, answeredBy: m.mode === 'forward' ? 'legacy' : primaryIs, backend });
+      }
     }
-  }
-  // The longest name first: `calendar/events/v1` before a shorter namespace it starts with.
-  named.sort((a, b) => b.name.length - a.name.length);
+    // The longest name first: `calendar/events/v1` before a shorter namespace it starts with.
+    named.sort((a, b) => b.name.length - a.name.length);
+    const index = forwardedIndex({ origin, restPrefix: config.restPrefix, lintelBase: config.baseUrl, forwarded, ttlMs: config.forwardIndexTtlS * 1000, log: deps.log });
+    return { named, index, modes: Object.fromEntries(Object.entries(namespaces).map(([ns, m]) => [ns, m.mode])) };
+  };
+  let current = serve(mappings.namespaces);
   const site = mappings.site?.forwardUnmatched
     ? counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: false, failure: siteFailure }), deps.metrics)
     : null;
-  if (!origin && (named.length > 0 || site)) {
+  if (!origin && (current.named.length > 0 || site)) {
     deps.log.warn({}, 'mappings/ forwards to the legacy site but LINTEL_LEGACY_ORIGIN is not set: those requests are answered 502 rest_upstream_unavailable');
   }
   return {
@@ -122,10 +133,27 @@ export function buildBackends(deps: BackendDeps): Backends {
       // A path that climbs out of its namespace is no forwarded route (Lintel answers rest_no_route).
       if (climbsOut(route)) return null;
       const r = route.toLowerCase();
-      return named.find((n) => r === `/${n.name}` || r.startsWith(`/${n.name}/`)) ?? null;
+      return current.named.find((n) => r === `/${n.name}` || r.startsWith(`/${n.name}/`)) ?? null;
     },
     site,
-    index: forwardedIndex({ origin, restPrefix: config.restPrefix, lintelBase: config.baseUrl, forwarded, ttlMs: config.forwardIndexTtlS * 1000, log: deps.log }),
+    // One object for the site index to hold: it reads whichever namespaces are forwarded now.
+    index: {
+      get namespaces() {
+        return current.index.namespaces;
+      },
+      routes: () => current.index.routes(),
+    },
+    modes: () => current.modes,
+    override(overrides) {
+      const namespaces = { ...mappings.namespaces };
+      for (const o of overrides) {
+        const m = namespaces[o.namespace];
+        if (!m) continue;
+        namespaces[o.namespace] =
+          o.mode === 'shadow' ? { ...m, mode: 'shadow', primary: o.primary ?? m.primary ?? 'legacy', sample: m.sample ?? 1 } : { ...m, mode: o.mode, primary: undefined, sample: undefined };
+      }
+      current = serve(namespaces);
+    },
     shadowIdle: () => lane.idle(),
     close: async () => {
       await lane.idle();

@@ -17,6 +17,8 @@ export function labelRoute(req: FastifyRequest, label: string): void {
   routeLabels.set(req, label);
 }
 
+const MODES = ['translate', 'forward', 'shadow'] as const;
+
 export class Metrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
@@ -67,6 +69,19 @@ export class Metrics {
         this.set({ state: 'total' }, s.total);
         this.set({ state: 'idle' }, s.idle);
         this.set({ state: 'waiting' }, s.waiting);
+      },
+    });
+  }
+
+  /** `lintel_namespace_mode{namespace,mode}`: 1 for the mode each namespace is served in now, 0 for the others. */
+  namespaceModes(read: () => Record<string, string>): void {
+    new Gauge({
+      name: 'lintel_namespace_mode',
+      help: 'How each namespace is served now (mappings/, or lintel mode): 1 for its mode',
+      labelNames: ['namespace', 'mode'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [namespace, now] of Object.entries(read())) for (const mode of MODES) this.set({ namespace, mode }, mode === now ? 1 : 0);
       },
     });
   }

@@ -41,7 +41,8 @@ translators['history/v1'] = (services) => historyRoutes(services);
  * '' is the site index.
  */
 export const publicTopics: Record<string, readonly string[]> = {
-  '': ['options'],
-  'calendar/events/v1': ['calendar', 'options', 'users'],
+  // `modes`: a namespace switched with `lintel mode` changes who answers (and the index's routes).
+  '': ['options', 'modes'],
+  'calendar/events/v1': ['calendar', 'options', 'users', 'modes'],
   // oembed/1.0 is left out: every embed answer draws a new secret, as on the legacy site.
 };

@@ -10,15 +10,26 @@ export const CHANGES_CHANNEL = 'lintel_changes';
 export class ChangeFeed {
   private readonly versions = new Map<string, number>();
   private epoch = 0;
+  private readonly watchers: { topic: string; fn: () => void }[] = [];
   live = false;
 
   changed(topic: string): void {
     this.versions.set(topic, (this.versions.get(topic) ?? 0) + 1);
+    for (const w of this.watchers) if (w.topic === topic) w.fn();
   }
 
   connected(live: boolean): void {
     if (live) this.anythingChanged();
     this.live = live;
+    // Announcements may have been missed while the feed was down: whoever watches reads again.
+    if (live) for (const w of this.watchers) w.fn();
+  }
+
+  /** Calls `fn` after each announced write to `topic`, and on each (re)connection of the feed. */
+  watch(topic: string, fn: () => void): () => void {
+    const w = { topic, fn };
+    this.watchers.push(w);
+    return () => this.watchers.splice(this.watchers.indexOf(w), 1);
   }
 
   /**

@@ -15,6 +15,7 @@ import { openPglite, openPostgres, type PoolStats, type Sql, type SqlDriver } fr
 export { StoreUnavailable, UniqueViolation } from './sql.ts';
 import { UserRepo } from './users.ts';
 import { ShadowRepo } from './shadow.ts';
+import { NamespaceModeRepo } from './namespace-modes.ts';
 import { CalendarRepo, calendarCaches, type CalendarCaches } from './calendar.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { LoginThrottleRepo } from './login-throttle.ts';
@@ -36,6 +37,7 @@ export interface Store {
   readonly downloads: DownloadsRepo;
   readonly importCheckpoints: ImportCheckpointRepo;
   readonly shadow: ShadowRepo;
+  readonly modes: NamespaceModeRepo;
   readonly history: HistoryRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
@@ -67,6 +69,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFe
     downloads: new DownloadsRepo(sql),
     importCheckpoints: new ImportCheckpointRepo(sql),
     shadow: new ShadowRepo(sql),
+    modes: new NamespaceModeRepo(sql),
     history: new HistoryRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),

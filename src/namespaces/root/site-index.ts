@@ -57,11 +57,11 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
             page_for_posts: site.page_for_posts,
             page_on_front: site.page_on_front,
             show_on_front: site.show_on_front,
-            namespaces: forwarded ? [...table.namespaces, ...forwarded.namespaces.filter((n) => !table.namespaces.includes(n))] : table.namespaces,
+            namespaces: forwarded ? [...table.namespaces.filter((n) => !forwarded.namespaces.includes(n)), ...forwarded.namespaces] : table.namespaces,
             authentication: {
               'application-passwords': { endpoints: { authorization: `${ctx.urls.admin}/authorize-application.php` } },
             },
-            routes: forwarded ? { ...routesOf(ctx), ...remote } : routesOf(ctx),
+            routes: forwarded?.namespaces.length ? { ...withoutForwarded(routesOf(ctx), forwarded.namespaces), ...remote } : routesOf(ctx),
             site_logo: 0,
             site_icon: 0,
             site_icon_url: '',
@@ -72,6 +72,13 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
     }),
   );
   return [index];
+}
+
+/** Lintel's own routes of the namespaces the legacy origin serves now are not listed: the origin's are. */
+function withoutForwarded(routes: Record<string, unknown>, forwarded: readonly string[]): Record<string, unknown> {
+  const prefixes = forwarded.map((n) => `/${n.toLowerCase()}`);
+  const own = (pattern: string) => !prefixes.some((p) => pattern.toLowerCase() === p || pattern.toLowerCase().startsWith(`${p}/`));
+  return Object.fromEntries(Object.entries(routes).filter(([pattern]) => own(pattern)));
 }
 
 /** `GET /<namespace>`: registered for every namespace, as WordPress does on its first route. */
