@@ -9,7 +9,7 @@ import { LoginThrottle } from './auth/rate-limit.ts';
 import { legacyCredentials } from './auth/legacy-credentials.ts';
 import { VerifiedCredentials } from './auth/verified-credentials.ts';
 import { pinnedClock, systemClock } from './clock.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { errors } from './contract/error-codes.ts';
 import type { RestError } from './contract/errors.ts';
 import { openApiDocument, type OpenApiDocument } from './contract/openapi.ts';
@@ -128,12 +128,21 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   backends.override(await store.modes.list());
   const reload = () =>
     void store.modes.list().then(
-      (o) => backends.override(o),
+      async (o) => {
+        backends.override(o);
+        const unserved = await backends.unservedUpstream();
+        if (unserved) server.log.error({}, unserved);
+      },
       (err: unknown) => server.log.error({ err }, 'could not read the namespace modes; serving the previous ones'),
     );
   const unwatch = store.changes.watch('modes', reload);
   server.addHook('onClose', async () => void unwatch());
   base.metrics.namespaceModes(() => backends.modes());
+  const unserved = await backends.unservedUpstream();
+  if (unserved) {
+    await backends.close();
+    throw new ConfigError(unserved);
+  }
   services = { ...base, backends, table: buildRouteTable({ ...base, backends }) };
   server.addHook('onClose', () => backends.close());
   const retention = startHistoryRetention(services);
@@ -192,7 +201,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     const loc = locateRest(pathname, query, { restPrefix: config.restPrefix, locales: mappings.locales });
     if (loc) {
       // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.
-      const chosen = services.backends.forRoute(loc.route);
+      const chosen = services.backends.forRoute(loc.route) ?? services.backends.forEmbed(loc.route, query.url);
       if (chosen) return sendAnswer(reply, await chosen.backend(callOf(req)));
       return handleRest(services, req, reply, loc, query);
     }

@@ -64,7 +64,12 @@ program
     const cfg = config();
     const store = await openStore(cfg);
     const clock = cfg.clock ? pinnedClock(cfg.clock) : systemClock;
-    const { server } = await buildApp({ config: cfg, store });
+    const { server } = await buildApp({ config: cfg, store }).catch(async (e: unknown) => {
+      if (!(e instanceof ConfigError)) throw e;
+      process.stderr.write(`lintel: ${e.message}\n`);
+      await store.close();
+      process.exit(2);
+    });
     if (cfg.demoData) await seedDemoOnce(store, clock);
     let address: string;
     try {

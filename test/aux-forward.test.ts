@@ -26,9 +26,9 @@ describe('auxiliary namespaces in mappings', () => {
   });
 
   it('a forwarded namespace is answered by the legacy origin, not from the store', async () => {
-    // A stand-in origin: its index lists nothing, and every other request says where it arrived.
+    // A stand-in origin: its index lists the namespaces (no routes), and every other request says where it arrived.
     const origin = createServer((req, res) => {
-      const body = req.url === '/wp-json/' ? { namespaces: [], routes: {} } : { answeredBy: 'origin', url: req.url };
+      const body = req.url === '/wp-json/' ? { namespaces: AUX, routes: {} } : { answeredBy: 'origin', url: req.url };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));

@@ -12,7 +12,7 @@ let origin: Server;
 let originUrl: string;
 beforeAll(async () => {
   origin = createServer((req, res) => {
-    if (req.url === '/wp-json/') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":[],"routes":{}}');
+    if (req.url === '/wp-json/') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":["simple-history/v1"],"routes":{}}');
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('[{"id":1,');
     setTimeout(() => res.destroy(), 20);

@@ -16,7 +16,7 @@ let mappings: ReturnType<typeof mappingsDir>;
 beforeAll(async () => {
   origin = await startLegacyOrigin();
   mappings = mappingsDir({
-    'calendar/events/v1': { mode: 'shadow', primary: 'lintel', sample: 1, aliases: ['tribe/events/v1'] },
+    'calendar/events/v1': { mode: 'shadow', primary: 'lintel', sample: 1, upstream: 'tribe/events/v1', aliases: ['tribe/events/v1'] },
     'history/v1': { mode: 'shadow', primary: 'legacy', sample: 1, upstream: 'simple-history/v1' },
   });
   app = await testApp({ env: { LINTEL_LEGACY_ORIGIN: origin.url, LINTEL_MAPPINGS_DIR: mappings.dir, LINTEL_SHADOW_NOISE_SAMPLE: '0', LINTEL_METRICS_TOKEN: METRICS_TOKEN } });
@@ -33,7 +33,8 @@ describe('shadow mode', () => {
     // Lintel's own answer: its store has no categories, the origin's recorded site has several.
     expect(res.json()).toMatchObject({ categories: [] });
     await app.services.backends.shadowIdle();
-    expect(origin.received.filter((r) => r.url === '/wp-json/calendar/events/v1/categories')).toHaveLength(1);
+    // Asked under the legacy site's own name.
+    expect(origin.received.filter((r) => r.url === '/wp-json/tribe/events/v1/categories')).toHaveLength(1);
 
     const report = await app.store.shadow.report();
     expect(report.routes).toContainEqual({ namespace: 'calendar/events/v1', route: 'GET /calendar/events/v1/categories', compared: 1, matched: 0, rate: 0 });

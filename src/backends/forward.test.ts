@@ -42,6 +42,18 @@ describe('the forward backend', () => {
     agent.assertNoPendingInterceptors();
   });
 
+  it("sends an address on Lintel's base in the query (oEmbed's url=) as the same address on the origin's", async () => {
+    const pool = agent.get(LEGACY);
+    const asked = encodeURIComponent(`${LEGACY}/event/open-day/?x=1`);
+    pool.intercept({ path: `/wp-json/oembed/1.0/embed?url=${asked}&format=json`, method: 'GET' }).reply(200, '{}', { headers: { 'content-type': 'application/json' } });
+    pool.intercept({ path: `/wp-json/oembed/1.0/embed?url=${encodeURIComponent('https://lintel.example.org/x')}`, method: 'GET' }).reply(200, '{}', { headers: { 'content-type': 'application/json' } });
+    const sent = await backend()(call('/wp-json/oembed/1.0/embed', `url=${encodeURIComponent(`${LINTEL}/event/open-day/?x=1`)}&format=json`));
+    expect(sent.status).toBe(200);
+    // Another host that merely starts like Lintel's base is left alone.
+    expect((await backend()(call('/wp-json/oembed/1.0/embed', `url=${encodeURIComponent('https://lintel.example.org/x')}`))).status).toBe(200);
+    agent.assertNoPendingInterceptors();
+  });
+
   it("rewrites the origin's URLs and legacy names in JSON bodies and in Link and Location headers", async () => {
     const body = {
       namespace: 'simple-history/v1',

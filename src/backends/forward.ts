@@ -76,7 +76,7 @@ export function forwardBackend(opts: ForwardOptions): Backend {
   return async (call) => {
     if (!origin || !rw) return opts.failure(errors.legacy.notConfigured());
     if (climbsOut(call.path)) return opts.failure(errors.core.noRoute());
-    const query = toUpstreamQuery(call.query, opts.renamings);
+    const query = toUpstreamQuery(call.query, opts.renamings, rw);
     const url = origin.base + toUpstreamPath(call.path, opts.renamings) + (query ? `?${query}` : '');
     let res: Dispatcher.ResponseData;
     try {

@@ -31,6 +31,21 @@ interface Loaded {
 // A failed read is tried again sooner than a good copy expires.
 const RETRY_MS = 10_000;
 
+/** The legacy origin's site index (`/wp-json/`): its namespaces and routes; throws when it cannot be read. */
+export async function originIndex(origin: Origin, restPrefix: string): Promise<{ namespaces?: string[]; routes?: Record<string, unknown> }> {
+  const res = await request(`${origin.base}/${restPrefix}/`, {
+    headers: { accept: 'application/json' },
+    dispatcher: origin.dispatcher,
+    headersTimeout: origin.timeoutMs,
+    bodyTimeout: origin.timeoutMs,
+  });
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    throw new Error(`the origin's index answered ${res.statusCode}`);
+  }
+  return (await res.body.json()) as { namespaces?: string[]; routes?: Record<string, unknown> };
+}
+
 export function forwardedIndex(opts: {
   origin: Origin | null;
   restPrefix: string;
@@ -45,17 +60,7 @@ export function forwardedIndex(opts: {
 
   async function fetchIndex(origin: Origin): Promise<Loaded> {
     try {
-      const res = await request(`${origin.base}/${opts.restPrefix}/`, {
-        headers: { accept: 'application/json' },
-        dispatcher: origin.dispatcher,
-        headersTimeout: origin.timeoutMs,
-        bodyTimeout: origin.timeoutMs,
-      });
-      if (res.statusCode !== 200) {
-        await res.body.dump();
-        throw new Error(`the origin's index answered ${res.statusCode}`);
-      }
-      const index = (await res.body.json()) as { routes?: Record<string, unknown> };
+      const index = await originIndex(origin, opts.restPrefix);
       return { routes: renamed(index.routes ?? {}, origin), at: Date.now(), ttlMs: opts.ttlMs };
     } catch (err) {
       opts.log.warn({ err, origin: origin.base }, 'could not read the legacy origin index; forwarded routes are left out of the site index');

@@ -41,18 +41,34 @@ export function toUpstreamPath(path: string, renamings: Renaming[]): string {
   return renamedPath(path, renamings, 'requested');
 }
 
-/** The origin's query string: a `rest_route` naming the namespace is renamed too. */
-export function toUpstreamQuery(query: string, renamings: Renaming[]): string {
-  if (!/(^|&)rest_route=/.test(query)) return query;
+/**
+ * The origin's query string: a `rest_route` naming the namespace is renamed too; with `rw`, a value
+ * that is an address on Lintel's base (oEmbed's `url=`) becomes the same address on the origin's,
+ * which knows its records under its own address only.
+ */
+export function toUpstreamQuery(query: string, renamings: Renaming[], rw?: Pick<Rewriter, 'lintelBase' | 'originBase'>): string {
+  if (!/(^|&)rest_route=/.test(query) && !(rw && /=https?(:|%3A)/i.test(query))) return query;
   return query
     .split('&')
     .map((pair) => {
-      if (!pair.startsWith('rest_route=')) return pair;
-      const value = decodeSafe(pair.slice('rest_route='.length));
-      const renamed = toUpstreamPath(value, renamings);
-      return renamed === value ? pair : `rest_route=${encodeURIComponent(renamed).replace(/%2F/gi, '/')}`;
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const value = decodeSafe(pair.slice(eq + 1));
+      if (pair.startsWith('rest_route=')) {
+        const renamed = toUpstreamPath(value, renamings);
+        return renamed === value ? pair : `rest_route=${encodeURIComponent(renamed).replace(/%2F/gi, '/')}`;
+      }
+      const onOrigin = rw && onBase(value, rw.lintelBase, rw.originBase);
+      return onOrigin ? `${pair.slice(0, eq + 1)}${encodeURIComponent(onOrigin)}` : pair;
     })
     .join('&');
+}
+
+/** `value` moved from one base address to another; null when it is not an address on `from`. */
+function onBase(value: string, from: string, to: string): string | null {
+  if (!value.toLowerCase().startsWith(from.toLowerCase())) return null;
+  const rest = value.slice(from.length);
+  return rest === '' || '/?#'.includes(rest[0]) ? to + rest : null;
 }
 
 /**
@@ -77,11 +93,7 @@ function decodeSafe(s: string): string {
 
 /** An origin URL (or a path, or a `rest_route` value) as Lintel's, with the contract's names. */
 export function toLintelUrl(value: string, rw: Rewriter): string {
-  let v = value;
-  if (v.toLowerCase().startsWith(rw.originBase.toLowerCase())) {
-    const rest = v.slice(rw.originBase.length);
-    if (rest === '' || '/?#'.includes(rest[0])) v = rw.lintelBase + rest;
-  }
+  const v = onBase(value, rw.originBase, rw.lintelBase) ?? value;
   const q = v.indexOf('?');
   const path = renamedPath(q < 0 ? v : v.slice(0, q), rw.renamings, 'upstream');
   if (q < 0) return path;

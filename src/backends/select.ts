@@ -15,8 +15,12 @@ import type { Backend, BackendCall } from './backend.ts';
 import { climbsOut } from './rename.ts';
 import { restFailure, siteFailure } from './failure.ts';
 import { forwardBackend, openOrigin, type Origin } from './forward.ts';
-import { forwardedIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
+import { forwardedIndex, originIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
 import { shadowBackend, ShadowLane } from './shadow.ts';
+import { isRecordPage } from '../site/pages/handler.ts';
+
+/** The namespace whose mode the calendar's site pages, feeds and oEmbed follow. */
+export const CALENDAR = 'calendar/events/v1';
 
 export interface Chosen {
   mode: 'forward' | 'shadow';
@@ -32,12 +36,25 @@ export interface Backends {
   forRoute(route: string): Chosen | null;
   /** Site requests no page or redirect answers (`site.forwardUnmatched`); null: the site's 404. */
   site: Backend | null;
+  /** Site pages sent to the origin as they are (the calendar's pages and feeds while the origin answers the calendar). */
+  pages: Backend;
+  /**
+   * oEmbed of a calendar page (`oembed/1.0/embed?url=.../event/{slug}/`) while the origin answers
+   * the calendar: sent to the origin, whose record it is (null: Lintel answers).
+   */
+  forEmbed(route: string, url: unknown): Chosen | null;
   /** The forwarded namespaces' part of the site index. */
   index: ForwardedIndex;
   /** The mode each namespace of `mappings/` is served in now. */
   modes(): Record<string, Mode>;
   /** Serves namespaces as `lintel mode` set them (kept in the store), over what `mappings/` says. */
   override(overrides: readonly ModeOverride[]): void;
+  /**
+   * Reads the origin's index and names the first forwarded or shadowed namespace whose `upstream`
+   * the origin does not serve (a mapping that would answer only 404s); null when all are served or
+   * the origin cannot be read now (then nothing can be told).
+   */
+  unservedUpstream(): Promise<string | null>;
   /** Resolves when no shadow comparison is running. */
   shadowIdle(): Promise<void>;
   close(): Promise<void>;
@@ -122,9 +139,9 @@ export function buildBackends(deps: BackendDeps): Backends {
     return { named, index, modes: Object.fromEntries(Object.entries(namespaces).map(([ns, m]) => [ns, m.mode])) };
   };
   let current = serve(mappings.namespaces);
-  const site = mappings.site?.forwardUnmatched
-    ? counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: false, failure: siteFailure }), deps.metrics)
-    : null;
+  const pages = counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: false, failure: siteFailure }), deps.metrics);
+  const site = mappings.site?.forwardUnmatched ? pages : null;
+  const embeds = counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: true, failure: restFailure(config) }), deps.metrics);
   if (!origin && (current.named.length > 0 || site)) {
     deps.log.warn({}, 'mappings/ forwards to the legacy site but LINTEL_LEGACY_ORIGIN is not set: those requests are answered 502 rest_upstream_unavailable');
   }
@@ -136,6 +153,12 @@ export function buildBackends(deps: BackendDeps): Backends {
       return current.named.find((n) => r === `/${n.name}` || r.startsWith(`/${n.name}/`)) ?? null;
     },
     site,
+    pages,
+    forEmbed(route, url) {
+      if (!/^\/oembed\/1\.0\/embed\/?$/i.test(route) || typeof url !== 'string' || !URL.canParse(url)) return null;
+      if (!isRecordPage(new URL(url).pathname) || this.forRoute(`/${CALENDAR}`)?.answeredBy !== 'legacy') return null;
+      return { mode: 'forward', answeredBy: 'legacy', namespace: 'oembed/1.0', backend: embeds };
+    },
     // One object for the site index to hold: it reads whichever namespaces are forwarded now.
     index: {
       get namespaces() {
@@ -144,6 +167,25 @@ export function buildBackends(deps: BackendDeps): Backends {
       routes: () => current.index.routes(),
     },
     modes: () => current.modes,
+    async unservedUpstream() {
+      const sent = Object.entries(mappings.namespaces).filter(([ns]) => current.modes[ns] !== 'translate');
+      if (!origin || sent.length === 0) return null;
+      let served: Set<string>;
+      try {
+        served = new Set(((await originIndex(origin, config.restPrefix)).namespaces ?? []).map((n) => n.toLowerCase()));
+      } catch (err) {
+        deps.log.warn({ err, origin: origin.base }, 'could not read the legacy origin index to check the mappings');
+        return null;
+      }
+      for (const [ns, m] of sent) {
+        const upstream = (m.upstream ?? ns).toLowerCase();
+        if (served.has(upstream)) continue;
+        const alias = m.aliases.find((a) => served.has(a.toLowerCase()));
+        const hint = alias ? `; it serves the alias ${alias}: set "upstream": "${alias}"` : '; set "upstream" to the name it serves it under';
+        return `mappings/namespaces.json: ${ns} (${current.modes[ns]}) reaches the legacy origin ${origin.base} as ${upstream}, a namespace it does not serve${hint}`;
+      }
+      return null;
+    },
     override(overrides) {
       const namespaces = { ...mappings.namespaces };
       for (const o of overrides) {

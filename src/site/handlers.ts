@@ -9,8 +9,9 @@ import type { Services } from '../services.ts';
 import { callOf } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
 import { edgeFor } from '../edge/registry.ts';
-import { recordPages } from './pages/handler.ts';
-import { icalFeeds } from './pages/ical.ts';
+import { isRecordPage, recordPages } from './pages/handler.ts';
+import { icalFeeds, isFeed } from './pages/ical.ts';
+import { CALENDAR } from '../backends/select.ts';
 import { exportFiles } from '../namespaces/forms/files.ts';
 import { downloadLinks } from '../namespaces/downloads/links.ts';
 import type { SiteHandler } from './site-handler.ts';
@@ -21,5 +22,22 @@ export function siteHandlers(services: Services, embeddables: EmbeddableLookup):
   const forward = services.backends.site;
   // With `site.forwardUnmatched`, what no page or redirect answers is the legacy origin's.
   const unmatched = forward ? async (req: FastifyRequest, reply: FastifyReply) => void (await sendAnswer(reply, await forward(callOf(req)))) : undefined;
-  return [authorizePage(services), icalFeeds(services), recordPages(services, embeddables), exportFiles(services), downloadLinks(services), edgeFor(services, { unmatched }).handler];
+  return [
+    authorizePage(services),
+    calendarOnOrigin(services),
+    icalFeeds(services),
+    recordPages(services, embeddables),
+    exportFiles(services),
+    downloadLinks(services),
+    edgeFor(services, { unmatched }).handler,
+  ];
+}
+
+/** The calendar's pages and iCal feeds follow the calendar's mode: while the origin answers the calendar, they are the origin's. */
+function calendarOnOrigin(services: Services): SiteHandler {
+  return async (req, reply, pathname, query) => {
+    if (!(isFeed(pathname, query) || isRecordPage(pathname)) || services.backends.forRoute(`/${CALENDAR}`)?.answeredBy !== 'legacy') return false;
+    await sendAnswer(reply, await services.backends.pages(callOf(req)));
+    return true;
+  };
 }

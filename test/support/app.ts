@@ -25,7 +25,11 @@ export async function testApp(opts: { env?: Record<string, string>; mappings?: (
   const config = loadConfig({ LINTEL_BASE_URL: TEST_BASE, LINTEL_LOG_LEVEL: 'silent', LINTEL_DEMO_DATA: 'false', ...opts.env });
   const store = opts.store ?? (await testStore());
   const base = loadMappings(config.mappingsDir);
-  const app = await buildApp({ config, store, mappings: opts.mappings ? opts.mappings(base) : base, logger: opts.logger ?? false });
+  const app = await buildApp({ config, store, mappings: opts.mappings ? opts.mappings(base) : base, logger: opts.logger ?? false }).catch(async (e: unknown) => {
+    // A start refused (a configuration error) leaves no store open behind it.
+    if (!opts.store) await store.close();
+    throw e;
+  });
   const creds = new Map<Role, string>();
   return {
     ...app,

@@ -14,7 +14,10 @@ import { toUpstreamPath, toUpstreamQuery, type Renaming } from '../../src/backen
 import { loadCaptures, ORACLE_BASE, type Capture } from './captures.ts';
 
 /** The legacy site's names for namespaces the contract renamed. */
-export const LEGACY_NAMES: Renaming[] = [{ requested: 'history/v1', upstream: 'simple-history/v1' }];
+export const LEGACY_NAMES: Renaming[] = [
+  { requested: 'history/v1', upstream: 'simple-history/v1' },
+  { requested: 'calendar/events/v1', upstream: 'tribe/events/v1' },
+];
 
 export interface ReceivedRequest {
   method: string;

@@ -12,6 +12,9 @@ import { recordPage } from './record-page.ts';
 
 const PAGE = /^(?:\/([^/]+))?\/(event|venue|organizer)\/([^/]+)\/(embed\/)?$/;
 
+/** Whether a path is a calendar record's page (`/event/{slug}/`, `/fr/venue/{slug}/embed/`, ...). */
+export const isRecordPage = (pathname: string) => PAGE.test(pathname);
+
 // No script runs on these pages; the embed page may be framed anywhere, the page itself only here.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'";
 

@@ -9,6 +9,7 @@
  * transition year by year rather than an RRULE, a non-standard X-Robots-Tag property).
  * timezones-ical-library supplies the zones' abbreviations.
  */
+import type { Params } from '../../contract/php-params.ts';
 import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { slugify } from '../../contract/slug.ts';
@@ -22,6 +23,9 @@ import type { SiteHandler } from '../site-handler.ts';
 import { fmt, instantToWall, offsetMinutes, offsetText } from '../time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
+
+/** Whether the request asks for a calendar feed (`/events/?ical=1`, `/event/{slug}/?ical=1`, under a locale or not). */
+export const isFeed = (pathname: string, query: Params) => query.ical !== undefined && FEED.test(pathname);
 
 /** The list feed's length: The Events Calendar's `tribe_ical_feed_posts_per_page` default. */
 export const LIST_FEED_SIZE = 30;
