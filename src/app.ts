@@ -33,6 +33,7 @@ import { buildRouteTable } from './route-table.ts';
 import type { Services } from './services.ts';
 import { siteHandlers } from './site/handlers.ts';
 import { API_DOCS_CSP, apiDocsPage } from './site/pages/api-docs.ts';
+import { MIGRATION_PATH, migrationPage } from './site/pages/migration.ts';
 import { startHistoryRetention } from './namespaces/history/retention.ts';
 import type { OpenStore } from './store/store.ts';
 
@@ -192,6 +193,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     const site = await store.options.site();
     return reply.type('text/html; charset=UTF-8').header('Content-Security-Policy', API_DOCS_CSP).send(apiDocsPage(apiDocument(), site.name));
   });
+
+  server.get(MIGRATION_PATH, (req, reply) => migrationPage(services, req, reply));
 
   const site = siteHandlers(services, siteEmbeddables);
   const entry = async (req: FastifyRequest, reply: FastifyReply) => {

@@ -46,6 +46,21 @@ export interface ShadowReport {
   differences: ShadowTopDifference[];
 }
 
+export interface ShadowHour {
+  namespace: string;
+  route: string;
+  hour: Date;
+  compared: number;
+  matched: number;
+  /** Mismatches where one side refused the credentials (401/403) and the other did not. */
+  authMismatches: number;
+}
+
+const REFUSED = new Set([401, 403]);
+/** One side refused the credentials and the other did not: a login difference, not a data one. */
+export const refusedCredentials = (c: Pick<ShadowComparison, 'primary' | 'shadow'>) => REFUSED.has(c.primary.status) !== REFUSED.has(c.shadow.status);
+const AUTH_REFUSAL = `((m.primary_answer->>'status')::int in (401, 403)) <> ((m.shadow_answer->>'status')::int in (401, 403))`;
+
 /** Stored mismatches keep this many differing paths (the first ones, depth first). */
 export const STORED_DIFFERENCES = 20;
 
@@ -62,6 +77,12 @@ export class ShadowRepo {
         `insert into shadow_routes (namespace, route, compared, matched, last_at) values ($1, $2, 1, $3, $4)
          on conflict (namespace, route) do update set compared = shadow_routes.compared + 1, matched = shadow_routes.matched + excluded.matched, last_at = excluded.last_at`,
         [c.namespace, c.route, matched ? 1 : 0, now],
+      );
+      await tx.query(
+        `insert into shadow_hourly (namespace, route, hour, compared, matched, auth_mismatches) values ($1, $2, date_trunc('hour', $3::timestamptz), 1, $4, $5)
+         on conflict (namespace, route, hour) do update set compared = shadow_hourly.compared + 1, matched = shadow_hourly.matched + excluded.matched,
+           auth_mismatches = shadow_hourly.auth_mismatches + excluded.auth_mismatches`,
+        [c.namespace, c.route, now, matched ? 1 : 0, !matched && refusedCredentials(c) ? 1 : 0],
       );
       if (matched) return;
       await tx.query(
@@ -87,6 +108,31 @@ export class ShadowRepo {
       routes: routes.map((r) => ({ namespace: r.namespace, route: r.route, compared: Number(r.compared), matched: Number(r.matched), rate: Number(r.matched) / Number(r.compared) })),
       differences: differences.map((d) => ({ ...d, count: Number(d.count) })),
     };
+  }
+
+  /** Per route and hour since `since`: compared, matched and auth mismatches, oldest hour first. */
+  async hourly(since: Date): Promise<ShadowHour[]> {
+    const rows = await this.sql.query<{ namespace: string; route: string; hour: Date; compared: string | number; matched: string | number; auth_mismatches: string | number }>(
+      'select * from shadow_hourly where hour >= $1 order by namespace, route, hour',
+      [since],
+    );
+    return rows.map((r) => ({ namespace: r.namespace, route: r.route, hour: new Date(r.hour), compared: Number(r.compared), matched: Number(r.matched), authMismatches: Number(r.auth_mismatches) }));
+  }
+
+  /**
+   * The data differences seen most often, with the newest example of each (mismatches where one
+   * side refused the credentials are left out: they say nothing about the data).
+   */
+  async topDataDifferences(limit = 20): Promise<(ShadowTopDifference & { expected: unknown; actual: unknown; url: string })[]> {
+    const rows = await this.sql.query<{ namespace: string; route: string; path: string; count: string | number; example: { expected: unknown; actual: unknown; url: string } }>(
+      `select m.namespace, m.route, d->>'path' as path, count(*) as count,
+              (array_agg(jsonb_build_object('expected', d->'expected', 'actual', d->'actual', 'url', m.url) order by m.at desc, m.id desc))[1] as example
+         from shadow_mismatches m, jsonb_array_elements(m.differences) d
+        where not (${AUTH_REFUSAL})
+        group by 1, 2, 3 order by count(*) desc, 1, 2, 3 limit $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ namespace: r.namespace, route: r.route, path: r.path, count: Number(r.count), ...r.example }));
   }
 
   /** The stored mismatches of a route, newest first. */
