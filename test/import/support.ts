@@ -19,13 +19,15 @@ export interface LegacySite {
   call(method: string, url: string, body?: unknown): Promise<{ statusCode: number; json(): any }>;
 }
 
-export async function legacySite(): Promise<LegacySite> {
+/** `extend`: more of the legacy site (routes, hooks), added before it listens. */
+export async function legacySite(extend?: (app: TestApp, admin: string) => void): Promise<LegacySite> {
   const store = await testStore();
   await seedDemoOnce(store, systemClock);
   const app = await testApp({ store });
   const admin = await app.auth('administrator');
   const [login, password] = Buffer.from(admin.slice('Basic '.length), 'base64').toString().split(':');
   legacyPostRoutes(app, admin);
+  extend?.(app, admin);
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
   const call = (method: string, path: string, body?: unknown) =>
