@@ -99,7 +99,7 @@ describe.skipIf(skipped)(`PostgreSQL outage${skipped ? ` (skipped: ${skipped})` 
       await until('a 503 during the outage', () => traffic.unavailable.length > 0);
       const ready = await app.server.inject({ url: '/readyz' });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toEqual({ status: 'store unreachable', store: 'postgres' });
+      expect(ready.json()).toEqual({ status: 'store unreachable', store: 'postgres', modes: expect.any(Object) });
       const page = await app.server.inject({ url: '/event/outage-0-0/' });
       expect(page.statusCode).toBe(503);
       expect(page.headers['content-type']).toBe('text/html; charset=UTF-8');
