@@ -56,7 +56,7 @@ export function venueObject(s: Site, v: VenueRow, single = false, blank = false)
     id: v.id, author: String(v.author), status: v.status, ...postDates(s, v), url: permalink(s, 'venue', v),
     venue: blank ? [] : texturize(v.name), description: blank ? '' : autop(v.description), excerpt: blank ? '' : autop(v.excerpt), slug: v.slug,
     image: false, address: contact(v.address), city: contact(v.city), country: contact(v.country), province: contact(v.province),
-    state: contact(v.state), zip: contact(v.zip), phone: contact(v.phone), website: contact(v.website), stateprovince: contact(v.stateprovince || v.state || v.province),
+    state: contact(v.state), zip: contact(v.zip), phone: contact(v.phone), website: contact(v.website), stateprovince: contact(v.stateprovince),
   };
   if (v.latitude !== null && v.longitude !== null) Object.assign(base, { geo_lat: v.latitude, geo_lng: v.longitude });
   if (single) base.json_ld = placeLd(v);
