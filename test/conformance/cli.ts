@@ -21,9 +21,9 @@ function printDiff(o: Outcome, all: boolean): void {
   const rows = o.listings.length ? ` (${o.listings.map((l) => l.id).join(', ')})` : '';
   console.log(`\n${o.capture.file} [${o.verdict}]${rows} ${r.method} ${r.path}${r.query_string ? `?${r.query_string}` : ''}`);
   const unexpected = new Set(o.unexpected);
-  const lines = formatDifferences(all ? o.differences : o.unexpected);
   const shown = all ? o.differences : o.unexpected;
-  lines.forEach((line, i) => console.log(`  ${all && shown[i] && !unexpected.has(shown[i]) ? 'allowed ' : ''}${line}`));
+  const lines = formatDifferences(shown);
+  for (const [i, line] of lines.entries()) console.log(`  ${shown[i] && !unexpected.has(shown[i]) ? 'allowed ' : ''}${line}`);
 }
 
 function table(header: string[], rows: (string | number)[][]): string {
