@@ -85,12 +85,13 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
       return true;
     }
     hits.visit(req, settings, url, d);
+    const cache = { hours: settings.redirectCacheHours, now: services.clock.now() };
     switch (d.action) {
       case 'url':
-        await sendRedirect(reply, d.code, d.target);
+        await sendRedirect(reply, d.code, d.target, cache);
         break;
       case 'random':
-        await sendRedirect(reply, d.code, opts.randomTarget ? await opts.randomTarget() : '/');
+        await sendRedirect(reply, d.code, opts.randomTarget ? await opts.randomTarget() : '/', cache);
         break;
       case 'error':
         await sendErrorPage(reply, d.code, (await services.store.options.site()).name);

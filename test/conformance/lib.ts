@@ -196,8 +196,12 @@ export function compare(c: Capture, served: Served, opts: NormaliseOptions): Dif
     const actual = headerValue(name, servedHeader(served.headers, name), opts);
     if (expected !== actual) out.push({ path: `header ${name}`, expected, actual });
   }
-  const cc = [recordedHeader(rec.headers, 'Cache-Control') !== undefined, servedHeader(served.headers, 'Cache-Control') !== undefined];
-  if (cc[0] !== cc[1]) out.push({ path: 'header Cache-Control (presence)', expected: cc[0], actual: cc[1] });
+  // What browsers and proxies may keep (Expires of a cached redirect counts from the replayed instant).
+  for (const name of ['Cache-Control', 'Expires']) {
+    const expected = recordedHeader(rec.headers, name);
+    const actual = servedHeader(served.headers, name);
+    if (expected !== actual) out.push({ path: `header ${name}`, expected, actual });
+  }
 
   if ('body_json' in rec) {
     let actual: unknown;
