@@ -1,6 +1,7 @@
 /**
  * The legacy objects: event, venue, organizer and the three term shapes, built from store rows.
  */
+import { autop as wpautop } from '@wordpress/autop';
 import type { RestContext } from '../../http/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
 import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../site/time.ts';
@@ -30,12 +31,9 @@ function postDates(s: Site, r: { created: Date; modified: Date; status: string }
   };
 }
 
-/** WordPress's `the_content`/`the_excerpt` for plain text: paragraphs wrapped in `<p>`. */
+/** WordPress's `the_content`/`the_excerpt` paragraphs: `wpautop` (WordPress's own port of it), trimmed as the legacy answer is. */
 export function autop(text: string): string {
-  const t = text.trim();
-  if (t === '') return '';
-  if (/^<(p|div|h\d|ul|ol|table|blockquote|pre|figure)[\s>]/i.test(t)) return t;
-  return t.split(/\n\s*\n/).map((p) => `<p>${p.trim().replace(/\n/g, '<br />\n')}</p>`).join('\n');
+  return text.trim() === '' ? '' : wpautop(text).trim();
 }
 
 /** `wptexturize` for the cases titles hit: apostrophes and ampersands. */
