@@ -43,8 +43,7 @@ async function archiveEvents(site: Site, rows: StoredEvent[]): Promise<JsonText>
   return new JsonText(`[${texts.join(',')}]`);
 }
 
-/** `geoRadiusKm`: the search radius around geoloc_lat/geoloc_lng (LINTEL_CALENDAR_GEO_RADIUS_KM). */
-export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadiusKm: number) {
+export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   const site = await siteOf(ctx);
   const store = ctx.store.calendar;
   const now = ctx.clock.now();
@@ -93,11 +92,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
   if (a.ticketed === true) {
     throw invalidParam('ticketed', 'Event Tickets plugin is not activated.', { code: 'event-tickets-not-active', data: { status: 400 } });
   }
-  const lat = a.geoloc_lat;
-  const lng = a.geoloc_lng;
-  if ((lat === undefined) !== (lng === undefined)) throw invalidParam(lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
-  if (lat !== undefined && lng !== undefined) q.geo = { point: { lat, lng }, radiusKm: geoRadiusKm };
-  else if (a.geoloc === true) q.geo = { point: null, radiusKm: geoRadiusKm };
+  // geoloc, geoloc_lat and geoloc_lng need the paid Pro add-on: the legacy site echoes them in the links and filters nothing.
 
   const { rows, total } = await store.eventArchive(q);
   if (rows.length === 0 && a.page > 1) throw errors.calendar.eventPageNotFound();

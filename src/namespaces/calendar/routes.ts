@@ -32,12 +32,12 @@ async function eventBySlug(ctx: RestContext, slug: string) {
   return e;
 }
 
-function eventRoutes(geoRadiusKm: number): RouteDecl[] {
+function eventRoutes(): RouteDecl[] {
   const update = <S extends ReturnType<typeof A.eventWriteArgs>>(find: (ctx: RestContext, a: Args<S>) => Promise<EventRow>, args: S) =>
     write({ methods: ['POST', 'PUT', 'PATCH'], args, permission: loggedWriter, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
   return [
     route(NAMESPACE, P('/events'),
-      endpoint({ methods: ['GET'], args: A.eventListArgs, permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a, geoRadiusKm) }),
+      endpoint({ methods: ['GET'], args: A.eventListArgs, permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a) }),
       write({ methods: ['POST'], args: A.eventWriteArgs(true), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`),
       endpoint({ methods: ['GET'], args: eventId, permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
@@ -117,7 +117,7 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
 export function calendarRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
   const routes: RouteDecl[] = [];
   const doc = route(NAMESPACE, P('/doc'), endpoint({ methods: ['GET'], args: {}, permission: publicAccess, handler: (ctx) => ({ body: openApi(ctx, routes) }) }));
-  routes.push(doc, ...eventRoutes(services.config.calendarGeoRadiusKm), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
+  routes.push(doc, ...eventRoutes(), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
   return routes;
 }
 
