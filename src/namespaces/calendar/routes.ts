@@ -6,7 +6,6 @@ import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../..
 import { writeEndpoint as write } from '../../contract/write-endpoint.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
-import type { Services } from '../../services.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
 import { NAMESPACE } from './common.ts';
@@ -114,7 +113,7 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   ];
 }
 
-export function calendarRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
+export function calendarRoutes(): RouteDecl[] {
   const routes: RouteDecl[] = [];
   const doc = route(NAMESPACE, P('/doc'), endpoint({ methods: ['GET'], args: {}, permission: publicAccess, handler: (ctx) => ({ body: openApi(ctx, routes) }) }));
   routes.push(doc, ...eventRoutes(), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
