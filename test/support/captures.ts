@@ -125,7 +125,7 @@ export function recordedAnswer(c: Capture, fixes: DeviationFixes): unknown {
   return deviationsOf(c).reduce((answer, id) => fixes[id]?.(answer) ?? answer, structuredClone(c.response.body_json));
 }
 
-function encodeBody(r: Capture['request']): string | undefined {
+export function encodeBody(r: Capture['request']): string | undefined {
   if (r.body === null || r.body === undefined) return undefined;
   if (r.body_encoding === 'json') return JSON.stringify(r.body);
   if (r.body_encoding === 'form') {

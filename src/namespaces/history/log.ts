@@ -116,14 +116,34 @@ export function logPost(store: Store, actor: Actor, key: 'post_created' | 'post_
 
 type Term = { id: number; name: string; slug: string; description: string; taxonomy: keyof typeof TAXONOMIES };
 
+/**
+ * The legacy term logger's occasions keys (its class, method and action): every creation is an
+ * occasion of the one before, whatever the term or taxonomy, and so is every deletion and every edit.
+ */
+const TERM_OCCASIONS = {
+  created_term: 'Simple_History\\Loggers\\Categories_Logger/on_created_term/term_created',
+  deleted_term: 'Simple_History\\Loggers\\Categories_Logger/on_delete_term/term_deleted',
+  edited_term: 'Simple_History\\Loggers\\Categories_Logger/on_wp_update_term_parent/term_edited',
+};
+
 /** A category or tag created, edited or deleted (SimpleCategoriesLogger). */
 export function logTerm(store: Store, actor: Actor, key: 'created_term' | 'deleted_term', t: Pick<Term, 'id' | 'name' | 'taxonomy'>) {
-  return logEvent(store, actor, { logger: 'SimpleCategoriesLogger', key, context: { term_id: String(t.id), term_name: t.name, term_taxonomy: TAXONOMIES[t.taxonomy] } });
+  return logEvent(store, actor, {
+    logger: 'SimpleCategoriesLogger',
+    key,
+    context: { term_id: String(t.id), term_name: t.name, term_taxonomy: TAXONOMIES[t.taxonomy] },
+    occasionsKey: TERM_OCCASIONS[key],
+  });
 }
 
 export function logTermEdit(store: Store, actor: Actor, from: Term, to: Term) {
   const side = (p: string, t: Term) => ({ [`${p}_term_name`]: t.name, [`${p}_term_taxonomy`]: TAXONOMIES[t.taxonomy], [`${p}_term_slug`]: t.slug, [`${p}_term_description`]: t.description });
-  return logEvent(store, actor, { logger: 'SimpleCategoriesLogger', key: 'edited_term', context: { term_id: String(from.id), ...side('from', from), ...side('to', to) } });
+  return logEvent(store, actor, {
+    logger: 'SimpleCategoriesLogger',
+    key: 'edited_term',
+    context: { term_id: String(from.id), ...side('from', from), ...side('to', to) },
+    occasionsKey: TERM_OCCASIONS.edited_term,
+  });
 }
 
 /** A change made through the redirection module (Plugin_Redirection, the legacy message keys). */
