@@ -149,5 +149,8 @@ describe('geolocation and demo data', () => {
       const res = await call('GET', `${window}&${geo}`);
       expect([res.statusCode, res.json().total, res.json().events.map((e: { id: number }) => e.id)], geo).toEqual([200, all.total, all.events.map((e: { id: number }) => e.id)]);
     }
+    // Passed on to the links with geoloc only, an absent coordinate as a bare name (add_query_arg).
+    expect((await call('GET', `${window}&geoloc=true&geoloc_lat=41.88`)).json().rest_url).toContain('&geoloc=1&geoloc_lat=41.88&geoloc_lng&');
+    expect((await call('GET', `${window}&geoloc_lat=41.88`)).json().rest_url).not.toContain('geoloc');
   });
 });

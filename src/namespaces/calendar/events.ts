@@ -92,7 +92,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   if (a.ticketed === true) {
     throw invalidParam('ticketed', 'Event Tickets plugin is not activated.', { code: 'event-tickets-not-active', data: { status: 400 } });
   }
-  // geoloc, geoloc_lat and geoloc_lng need the paid Pro add-on: the legacy site echoes them in the links and filters nothing.
+  // geoloc, geoloc_lat and geoloc_lng need the paid Pro add-on: the legacy site passes them on to its links (with geoloc only) and filters nothing.
 
   const { rows, total } = await store.eventArchive(q);
   if (rows.length === 0 && a.page > 1) throw errors.calendar.eventPageNotFound();
@@ -103,7 +103,8 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   if (q.startsOnOrAfter && !include) echo.push(['start_date', q.startsOnOrAfter]);
   if (q.endsOnOrBefore && !include) echo.push(['end_date', q.endsOnOrBefore]);
   if (include) echo.push(['start_date', defaults.start_date], ['end_date', defaults.end_date]);
-  for (const k of ['search', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (a[k] !== undefined) echo.push([k, a[k] === true ? 1 : a[k] === false ? 0 : String(a[k])]);
+  if (a.search !== undefined) echo.push(['search', a.search]);
+  if (a.geoloc) echo.push(['geoloc', 1], ['geoloc_lat', a.geoloc_lat === undefined ? '' : String(a.geoloc_lat)], ['geoloc_lng', a.geoloc_lng === undefined ? '' : String(a.geoloc_lng)]);
   echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
   if (q.postParent !== undefined) echo.push(['post_parent', q.postParent]);
   if (include) echo.push(['include', include.join(',')]);
