@@ -51,7 +51,7 @@ describe('a broken answer', () => {
     expect(read.verdict).toBe('differ');
     expect(read.unexpected.map((d) => d.path)).toContain('$.title');
     expect(broken.outcomes.find((o) => o.capture.seq === '015')?.verdict).toBe('differ');
-  }, 60_000);
+  }, 180_000);
 
   it('is allowed only where a listing names it', async () => {
     const read = subset(renamed).at(-1)!;
@@ -60,7 +60,7 @@ describe('a broken answer', () => {
     expect(titled.outcomes.at(-1)).toMatchObject({ verdict: 'allowed', unexpected: [] });
     const other = await runConformance({ captures: subset(renamed), deviations: listings('body: $.description; header: Allow') });
     expect(other.outcomes.at(-1)?.verdict).toBe('differ');
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('reading the allows column', () => {

@@ -6,6 +6,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import { JsonText } from '../../http/shape.ts';
 import type { EventFields, EventQuery, EventRow, StoredEvent } from '../../store/calendar.ts';
+import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../site/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
@@ -238,9 +239,16 @@ export async function createEvent(ctx: RestContext, a: EventWriteArgs) {
     // The legacy site saved a revision when making an event sticky, which took the next post ID.
     if (full.sticky) await store.calendar.skipPostId();
     await applyLinks(tctx, id, a, links);
-    await logPost(store, ctx, 'post_created', 'event', { id, title: full.title });
+    await logPost(store, ctx, 'post_created', 'event', { id, title: full.title, status: full.status, password: full.password });
     return { status: 201, body: await eventBody(site, (await store.calendar.event(id))!) };
   });
+}
+
+/** An event as the history's post logger compares it before and after an update: title, visibility and terms. */
+async function loggedState(store: Store, id: number) {
+  const event = (await store.calendar.event(id))!;
+  const terms = (await store.calendar.linksOf([event])).get(id)?.terms ?? [];
+  return { id, title: event.title, status: event.status, password: event.password, terms };
 }
 
 export async function updateEvent(ctx: RestContext, e: EventRow, a: EventWriteArgs) {
@@ -250,9 +258,11 @@ export async function updateEvent(ctx: RestContext, e: EventRow, a: EventWriteAr
     const site = await siteOf(tctx);
     const fields = await fieldsFrom(tctx, a, e, site.zone);
     const links = await resolveLinks(tctx, a);
+    const before = await loggedState(store, e.id);
     await store.calendar.updateEvent(e.id, fields, ctx.clock.now());
     await applyLinks(tctx, e.id, a, links);
-    await logPost(store, ctx, 'post_updated', 'event', { id: e.id, title: fields.title ?? e.title });
+    const after = await loggedState(store, e.id);
+    await logPost(store, ctx, 'post_updated', 'event', after, { before, after });
     return { body: await eventBody(site, (await store.calendar.event(e.id))!) };
   });
 }

@@ -104,7 +104,7 @@ export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: 
   const dup = await ctx.store.calendar.findDuplicate(kind, f);
   if (dup !== null) return dup;
   const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, ctx.clock.now());
-  await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name });
+  await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
   return id;
 }
 
@@ -121,7 +121,8 @@ export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a
   const updated = await ctx.store.transaction(async (store) => {
     await store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
     const row = await loadLinked({ ...ctx, store }, kind, r.id);
-    await logPost(store, ctx, 'post_updated', kind, row);
+    const visibility = (x: Row) => ({ status: x.status, password: '', terms: [] });
+    await logPost(store, ctx, 'post_updated', kind, row, { before: visibility(r), after: visibility(row) });
     return row;
   });
   return { body: linkedObject(await siteOf(ctx), kind, updated) };
