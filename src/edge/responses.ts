@@ -25,12 +25,18 @@ export async function sendRedirect(reply: FastifyReply, code: number, target: st
   await reply.code(code).headers(redirectCache(code, cache.hours, cache.now)).header('X-Redirect-By', 'redirection').header('Location', target).type(HTML).send('');
 }
 
+/** A page WordPress renders: its name and the headers every such page carries (calendarDiscovery). */
+export interface PageSite {
+  name: string;
+  headers: Record<string, string>;
+}
+
 /** An `error` action: the not-found page under the rule's code, marked as the plugin's answer; WordPress's error pages are never cached. */
-export async function sendErrorPage(reply: FastifyReply, code: number, siteName: string): Promise<void> {
-  await reply.code(code).headers(NO_CACHE).header('X-Redirect-By', 'redirection').type(HTML).send(notFoundHtml(siteName));
+export async function sendErrorPage(reply: FastifyReply, code: number, site: PageSite): Promise<void> {
+  await reply.code(code).headers(NO_CACHE).header('X-Redirect-By', 'redirection').headers(site.headers).type(HTML).send(notFoundHtml(site.name));
 }
 
 /** A request nothing answered: WordPress's 404, with its no-cache headers. */
-export async function sendNotFound(reply: FastifyReply, siteName: string): Promise<void> {
-  await reply.code(404).headers(NO_CACHE).type(HTML).send(notFoundHtml(siteName));
+export async function sendNotFound(reply: FastifyReply, site: PageSite): Promise<void> {
+  await reply.code(404).headers(NO_CACHE).headers(site.headers).type(HTML).send(notFoundHtml(site.name));
 }
