@@ -65,14 +65,6 @@ const schema = z.object({
   LINTEL_LOGIN_ATTEMPTS: integer(1, 1_000_000).default(5),
   LINTEL_LOGIN_WINDOW_S: integer(1, 31_536_000).default(900),
   LINTEL_TRUST_PROXY: bool.default(false),
-  /** Radius of the calendar's geolocation search around geoloc_lat/geoloc_lng (half the Earth's circumference at most). */
-  LINTEL_CALENDAR_GEO_RADIUS_KM: z
-    .string()
-    .trim()
-    .regex(/^\d+(\.\d+)?$/, 'expected a distance in kilometres from 0.001 to 20000, such as 50 or 12.5')
-    .transform(Number)
-    .refine((n) => n >= 0.001 && n <= 20_000, 'expected a distance in kilometres from 0.001 to 20000, such as 50 or 12.5')
-    .default(50),
   /** How long verified Basic credentials are trusted without the store (dropped at once on revoke); 0: always check. */
   LINTEL_AUTH_CACHE_S: integer(0, 3600).default(60),
   /** The response cache of anonymous reads: how long an answer may be served (0: no cache), and its size. */
@@ -140,7 +132,6 @@ export interface Config {
   loginAttempts: number;
   loginWindowS: number;
   trustProxy: boolean;
-  calendarGeoRadiusKm: number;
   metricsToken: string | undefined;
   authCacheS: number;
   cacheTtlS: number;
@@ -205,7 +196,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginAttempts: e.LINTEL_LOGIN_ATTEMPTS,
     loginWindowS: e.LINTEL_LOGIN_WINDOW_S,
     trustProxy: e.LINTEL_TRUST_PROXY,
-    calendarGeoRadiusKm: e.LINTEL_CALENDAR_GEO_RADIUS_KM,
     metricsToken: e.LINTEL_METRICS_TOKEN,
     authCacheS: e.LINTEL_AUTH_CACHE_S,
     cacheTtlS: e.LINTEL_CACHE_TTL_S,

@@ -15,7 +15,7 @@ export interface Difference {
 const MOVING_TIME_KEY = /^(date|modified|date_local)$|_(utc|gmt)$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/;
 /** A record created during the run carries the replay instant, which may fall a few seconds off the recorded one. */
-const CLOCK_SLACK_MS = 5_000;
+export const CLOCK_SLACK_MS = 5_000;
 
 const ENTITY = /&#(x[0-9a-f]+|\d+);/gi;
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}$/i;

@@ -110,7 +110,8 @@ export const errors = {
       new RestError('rest_cannot_edit_others', `Sorry, you are not allowed to ${creating ? 'create' : 'update'} posts as this user.`, loggedIn ? 403 : 401),
     // Hierarchical taxonomies (categories) check names per parent; tags per taxonomy.
     termExists: (hierarchical: boolean, id: number) =>
-      new RestError('term_exists', `A term with the name provided already exists ${hierarchical ? 'with this parent' : 'in this taxonomy'}.`, 400, { term_id: id }),
+      // wp_insert_term's error carries the ID; the terms controller adds it again, then the status (the last data).
+      new RestError('term_exists', `A term with the name provided already exists ${hierarchical ? 'with this parent' : 'in this taxonomy'}.`, 400, { term_id: id }, [id, id]),
     // WordPress's wp_update_term error, with a status (see DEVIATIONS.md: calendar-term-duplicate-slug).
     // WordPress's own message (its entities included, as wp_update_term writes them).
     duplicateTermSlug: (slug: string) =>

@@ -6,6 +6,8 @@ export interface RestErrorBody {
   code: string;
   message: string;
   data: ({ status: number } & Record<string, unknown>) | null;
+  /** Earlier data the WP_Error was given for the same code, before the last (`data`). */
+  additional_data?: unknown[];
   additional_errors?: RestErrorBody[];
 }
 
@@ -13,16 +15,20 @@ export class RestError extends Error {
   readonly code: string;
   readonly status: number;
   readonly data: Record<string, unknown>;
+  readonly additionalData: unknown[] | undefined;
 
-  constructor(code: string, message: string, status: number, data: Record<string, unknown> = {}) {
+  constructor(code: string, message: string, status: number, data: Record<string, unknown> = {}, additionalData?: unknown[]) {
     super(message);
     this.code = code;
     this.status = status;
     this.data = data;
+    this.additionalData = additionalData;
   }
 
   toBody(): RestErrorBody {
-    return { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+    const body: RestErrorBody = { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+    if (this.additionalData) body.additional_data = this.additionalData;
+    return body;
   }
 }
 

@@ -14,6 +14,17 @@ export interface Permission<A = unknown> {
   check?(ctx: RestContext, args: A): Promise<true | RestError> | true | RestError;
   /** The refusal when `allows` is false (default: `rest_forbidden`, 401 anonymous / 403 logged in). */
   refuse?(user: User | null): RestError;
+  /**
+   * Whether the record the path names exists, when the legacy site checks this permission on it
+   * (`current_user_can('edit_post', $id)`), which fails for a missing record: the method is then not
+   * in the `Allow` header of a refused request.
+   */
+  ofRecord?(ctx: RestContext, args: A): Promise<boolean>;
+}
+
+/** The permission, checked by the legacy site on the record the path names. */
+export function onRecord<A>(p: Permission<A>, exists: NonNullable<Permission<A>['ofRecord']>): Permission<A> {
+  return { ...p, ofRecord: exists };
 }
 
 export const publicAccess: Permission = { allows: () => true };

@@ -15,6 +15,7 @@ import { HitLog } from './hit-log.ts';
 import { matchRequest, type EdgeRequest } from './match.ts';
 import { createPassThrough, isExternalTarget } from './pass-through.ts';
 import { sendErrorPage, sendNotFound, sendRedirect } from './responses.ts';
+import { calendarDiscovery } from '../site/calendar-discovery.ts';
 import { RuleCache } from './rule-cache.ts';
 import type { EdgeSettings } from './settings.ts';
 
@@ -40,6 +41,9 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
   const hits = new HitLog(services);
   const passThrough = createPassThrough(services);
 
+  const discovery = calendarDiscovery(services.config);
+  const pageSite = async () => ({ name: (await services.store.options.site()).name, headers: discovery });
+
   async function userOf(req: FastifyRequest): Promise<User | null> {
     try {
       return await authenticate(services, req.headers.authorization, req.ip);
@@ -52,7 +56,7 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
     // A request handed on is the legacy site's to answer (and to log as a 404 if it is one).
     if (opts.unmatched) return opts.unmatched(req, reply, url);
     if (log) hits.notFound(req, settings, url);
-    await sendNotFound(reply, (await services.store.options.site()).name);
+    await sendNotFound(reply, await pageSite());
   }
 
   const handler: SiteHandler = async (req, reply, pathname) => {
@@ -85,15 +89,16 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
       return true;
     }
     hits.visit(req, settings, url, d);
+    const cache = { hours: settings.redirectCacheHours, now: services.clock.now() };
     switch (d.action) {
       case 'url':
-        await sendRedirect(reply, d.code, d.target);
+        await sendRedirect(reply, d.code, d.target, cache);
         break;
       case 'random':
-        await sendRedirect(reply, d.code, opts.randomTarget ? await opts.randomTarget() : '/');
+        await sendRedirect(reply, d.code, opts.randomTarget ? await opts.randomTarget() : '/', cache);
         break;
       case 'error':
-        await sendErrorPage(reply, d.code, (await services.store.options.site()).name);
+        await sendErrorPage(reply, d.code, await pageSite());
         break;
       case 'pass':
         if (isExternalTarget(d.target)) await passThrough(reply, d.target);

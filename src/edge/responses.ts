@@ -1,5 +1,6 @@
 /** The answers the edge sends itself, as the plugin's front end sends them. */
 import type { FastifyReply } from 'fastify';
+import { NO_CACHE } from '../http/shape.ts';
 import { escapeHtml } from '../site/html.ts';
 
 export const HTML = 'text/html; charset=UTF-8';
@@ -9,17 +10,33 @@ export function notFoundHtml(siteName: string): string {
   return `<!DOCTYPE html>\n<html lang="en-US">\n<head>\n<meta charset="UTF-8" />\n<title>Page not found &#8211; ${esc}</title>\n</head>\n<body>\n<h1>Page not found</h1>\n</body>\n</html>\n`;
 }
 
+/**
+ * The plugin's cache headers for a redirect: only a 301 gets them, `redirect_cache` hours from now
+ * (no headers for 0, WordPress's no-cache headers for -1).
+ */
+function redirectCache(code: number, hours: number, now: Date): Record<string, string> {
+  if (code !== 301 || hours === 0) return {};
+  if (hours < 0) return NO_CACHE;
+  return { Expires: new Date(now.getTime() + hours * 3_600_000).toUTCString(), 'Cache-Control': `max-age=${hours * 3600}` };
+}
+
 /** A `url` or `random` action: an empty body, the target in Location. */
-export async function sendRedirect(reply: FastifyReply, code: number, target: string): Promise<void> {
-  await reply.code(code).header('X-Redirect-By', 'redirection').header('Location', target).type(HTML).send('');
+export async function sendRedirect(reply: FastifyReply, code: number, target: string, cache: { hours: number; now: Date }): Promise<void> {
+  await reply.code(code).headers(redirectCache(code, cache.hours, cache.now)).header('X-Redirect-By', 'redirection').header('Location', target).type(HTML).send('');
 }
 
-/** An `error` action: the not-found page under the rule's code, marked as the plugin's answer. */
-export async function sendErrorPage(reply: FastifyReply, code: number, siteName: string): Promise<void> {
-  await reply.code(code).header('X-Redirect-By', 'redirection').type(HTML).send(notFoundHtml(siteName));
+/** A page WordPress renders: its name and the headers every such page carries (calendarDiscovery). */
+export interface PageSite {
+  name: string;
+  headers: Record<string, string>;
 }
 
-/** A request nothing answered. */
-export async function sendNotFound(reply: FastifyReply, siteName: string): Promise<void> {
-  await reply.code(404).type(HTML).send(notFoundHtml(siteName));
+/** An `error` action: the not-found page under the rule's code, marked as the plugin's answer; WordPress's error pages are never cached. */
+export async function sendErrorPage(reply: FastifyReply, code: number, site: PageSite): Promise<void> {
+  await reply.code(code).headers(NO_CACHE).header('X-Redirect-By', 'redirection').headers(site.headers).type(HTML).send(notFoundHtml(site.name));
+}
+
+/** A request nothing answered: WordPress's 404, with its no-cache headers. */
+export async function sendNotFound(reply: FastifyReply, site: PageSite): Promise<void> {
+  await reply.code(404).headers(NO_CACHE).headers(site.headers).type(HTML).send(notFoundHtml(site.name));
 }

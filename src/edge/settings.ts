@@ -10,6 +10,8 @@ export interface EdgeSettings {
   trackHits: boolean;
   ipLogging: number;
   logHeader: boolean;
+  /** Hours a 301 may be cached (`redirect_cache`): 0 sends no cache headers, -1 forbids caching. */
+  redirectCacheHours: number;
 }
 
 const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
@@ -32,5 +34,6 @@ export function edgeSettings(s: RedirectionSettings): EdgeSettings {
     trackHits: s.track_hits !== false,
     ipLogging: num(s.ip_logging, d.ip_logging),
     logHeader: s.log_header === true,
+    redirectCacheHours: num(s.redirect_cache, d.redirect_cache),
   };
 }

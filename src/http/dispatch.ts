@@ -76,16 +76,29 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
-    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call);
+    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(planned));
   }
+}
+
+/**
+ * The methods of a refused request's route whose permission the legacy site checks on a record the
+ * path names that does not exist. (An answered request found its record: none.)
+ */
+async function missingRecordMethods(p: Plan | null): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const e of p?.route.endpoints ?? []) {
+    const { permission, methods } = e.endpoint;
+    if (permission.ofRecord && !(await permission.ofRecord(p!.ctx, p!.args))) for (const m of methods) out.add(m);
+  }
+  return out;
 }
 
 function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {
   return table.match(call.route, call.method as Method)?.route ?? null;
 }
 
-function withAllow(o: Outcome, call: RestCall): Outcome {
-  const allow = o.route ? allowHeader(o.route, call.ctx) : '';
+function withAllow(o: Outcome, call: RestCall, refused = new Set<string>()): Outcome {
+  const allow = o.route ? allowHeader(o.route, call.ctx).split(', ').filter((m) => m && !refused.has(m)).join(', ') : '';
   // The legacy site sends no Allow header when the caller may use no method of the route.
   if (allow) o.headers = { ...o.headers, Allow: allow };
   return o;

@@ -23,7 +23,7 @@ export const siteEmbeddables: EmbeddableLookup = calendarEmbeddables;
 export type NamespaceFactory = (services: Services) => RouteDecl[];
 
 export const translators: Record<string, NamespaceFactory> = {};
-translators['calendar/events/v1'] = (services) => calendarRoutes(services);
+translators['calendar/events/v1'] = calendarRoutes;
 // Import/export routes live apart from the management routes (io/); the factory takes both.
 translators['redirection/v1'] = (services) => [...redirectionRoutes(services), ...ioRoutes(services)];
 translators['oembed/1.0'] = oembedNamespace(siteEmbeddables);

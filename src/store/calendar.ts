@@ -58,7 +58,6 @@ export interface EventQuery {
   categories?: number[]; tags?: number[]; venues?: number[]; organizers?: number[];
   featured?: boolean; statuses: string[]; include?: number[]; postParent?: number;
   /** Venues within `radiusKm` of a point, or (point null) any venue with coordinates. */
-  geo?: { point: { lat: number; lng: number } | null; radiusKm: number };
   limit: number; offset: number;
 }
 
@@ -213,14 +212,6 @@ export class CalendarRepo {
     if (q.featured !== undefined) where.push(`e.featured = ${p.next(q.featured)}`);
     if (q.include) where.push(`e.id = any(${p.next(q.include)}::int8[])`);
     if (q.postParent !== undefined) where.push(`e.post_parent = ${p.next(q.postParent)}`);
-    if (q.geo) {
-      const near = q.geo.point
-        ? ` and 2 * 6371 * asin(sqrt(power(sin(radians(v.latitude - ${p.next(q.geo.point.lat)}) / 2), 2) + cos(radians(v.latitude)) * cos(radians(${p.next(q.geo.point.lat)}))
-            * power(sin(radians(v.longitude - ${p.next(q.geo.point.lng)}) / 2), 2))) <= ${p.next(q.geo.radiusKm)}`
-        : '';
-      where.push(`exists (select 1 from calendar_event_venues l join calendar_venues v on v.id = l.venue_id where l.event_id = e.id
-        and v.latitude is not null and v.longitude is not null${near})`);
-    }
     return { cond: where.join(' and '), p };
   }
 

@@ -339,6 +339,12 @@ export class HistoryRepo {
   }
 
   /** Months (`YYYY-MM`, GMT) that have events, newest first. */
+  /** How many distinct occasions were logged from `since` (UTC, `YYYY-MM-DD HH:MM:SS`) on. */
+  async occasionsSince(since: string): Promise<number> {
+    const [r] = await this.sql.query<{ n: number }>(`select count(distinct occasions_id)::int as n from history_events where date >= $1::timestamp`, [since]);
+    return r.n;
+  }
+
   async months(): Promise<string[]> {
     const rows = await this.sql.query<{ m: string }>(`select distinct to_char(hour, 'YYYY-MM') as m from history_hourly order by 1 desc`);
     return rows.map((r) => r.m);

@@ -6,25 +6,39 @@
  */
 import { adjustableClock } from '../../src/clock.ts';
 import { edgeFor } from '../../src/edge/registry.ts';
-import { reserveId } from '../../src/store/ids.ts';
+import { reserveId, type IdSpace } from '../../src/store/ids.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { testApp, type TestApp } from '../support/app.ts';
-import { CAPTURES_DIR, DEVIATIONS_FILE, loadCaptures, loadDeviations, ORACLE_BASE, replay, type Capture } from '../support/captures.ts';
+import { allowedBy, CAPTURES_DIR, DEVIATIONS_FILE, loadCaptures, loadDeviations, ORACLE_BASE, replay, type Capture, type Listing } from '../support/captures.ts';
 import { LEGACY_NAMES, startLegacyOrigin } from '../support/legacy-origin.ts';
-import { COMPARED_HEADERS, diffJson, formatDifferences, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../../src/compare/diff.ts';
+import { CLOCK_SLACK_MS, COMPARED_HEADERS, diffJson, formatDifferences, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../../src/compare/diff.ts';
 
 const SEED_LAST = 41;
 
 export { CAPTURES_DIR, DEVIATIONS_FILE, loadCaptures, loadDeviations, ORACLE_BASE, type Capture };
 
-export type Verdict = 'matched' | 'differ' | 'deviation' | 'not served';
-export const VERDICTS: Verdict[] = ['matched', 'differ', 'deviation', 'not served'];
+/**
+ * matched: the answer is the recorded one; allowed: it differs only where the DEVIATIONS.md rows
+ * listing the capture allow; differ: it differs anywhere else (a failure).
+ */
+export type Verdict = 'matched' | 'allowed' | 'differ' | 'not served';
+export const VERDICTS: Verdict[] = ['matched', 'allowed', 'differ', 'not served'];
 
 export interface Outcome {
   capture: Capture;
   group: string;
   verdict: Verdict;
+  /** The DEVIATIONS.md rows listing the capture. */
+  listings: Listing[];
   differences: Difference[];
+  /** The differences no listing allows. */
+  unexpected: Difference[];
+}
+
+export function judge(capture: Capture, group: string, differences: Difference[], listings: Listing[]): Outcome {
+  const unexpected = differences.filter((d) => !allowedBy(listings, d.path));
+  const verdict: Verdict = differences.length === 0 ? 'matched' : unexpected.length === 0 ? 'allowed' : 'differ';
+  return { capture, group, verdict, listings, differences, unexpected };
 }
 
 export interface IndexRouteOutcome {
@@ -80,6 +94,33 @@ export function groupOf(c: Capture, known: string[]): string {
 function requestOf(c: Capture): Capture['request'] {
   if (c.seq !== '029') return c.request;
   return { ...c.request, path: '/wp-json/calendar/events/v1/events/22', body: { password: 'secret' } };
+}
+
+/** The ID space a recorded create drew its IDs from, by its route. */
+const CREATED_IN: [RegExp, IdSpace][] = [
+  [/\/(events|venues|organizers)$/, 'post_id_seq'],
+  [/\/(categories|tags)$/, 'term_id_seq'],
+];
+
+/** The IDs of the records a create answers with: the record's own, and an event's venue and organizers (created inline or not). */
+function recordIds(answer: unknown): number[] {
+  if (!isRecord(answer)) return [];
+  const linked = [answer.venue, ...(Array.isArray(answer.organizer) ? answer.organizer : [])];
+  return [answer.id, ...linked.map((l) => (isRecord(l) ? l.id : undefined))].filter((id): id is number => typeof id === 'number');
+}
+
+/**
+ * The legacy site spent IDs on records no capture shows (revisions on updates, the revisions of 029's
+ * wp/v2 password change, the stray term of calendar-write-terms-by-slug): before a recorded create,
+ * Lintel's ID space is moved up to the first recorded ID it has not given out yet, so it creates the
+ * records under the recorded IDs.
+ */
+async function alignCreatedIds(app: TestApp, c: Capture): Promise<void> {
+  const space = CREATED_IN.find(([route]) => route.test(c.request.path))?.[1];
+  if (c.response.status !== 201 || c.request.method !== 'POST' || !space) return;
+  const [{ last }] = await app.store.sql.query<{ last: number }>(`select last_value::int8 as last from ${space}`);
+  const fresh = recordIds(c.response.body_json).filter((id) => id > Number(last));
+  if (fresh.length) await reserveId(app.store.sql, space, Math.min(...fresh) - 1);
 }
 
 /** The legacy seed's own front-end requests, made after the redirection seeds (capture 038). */
@@ -155,8 +196,14 @@ export function compare(c: Capture, served: Served, opts: NormaliseOptions): Dif
     const actual = headerValue(name, servedHeader(served.headers, name), opts);
     if (expected !== actual) out.push({ path: `header ${name}`, expected, actual });
   }
-  const cc = [recordedHeader(rec.headers, 'Cache-Control') !== undefined, servedHeader(served.headers, 'Cache-Control') !== undefined];
-  if (cc[0] !== cc[1]) out.push({ path: 'header Cache-Control (presence)', expected: cc[0], actual: cc[1] });
+  // What browsers and proxies may keep, and the calendar's discovery on pages. A cached redirect's
+  // Expires counts from the request instant, which the replay reaches within the clock slack.
+  for (const name of ['Cache-Control', 'Expires', 'X-TEC-API-VERSION', 'X-TEC-API-ROOT', 'X-TEC-API-ORIGIN']) {
+    const expected = recordedHeader(rec.headers, name);
+    const actual = servedHeader(served.headers, name);
+    const slack = name === 'Expires' && expected && actual && Math.abs(Date.parse(expected) - Date.parse(actual)) <= CLOCK_SLACK_MS;
+    if (expected !== actual && !slack) out.push({ path: `header ${name}`, expected, actual });
+  }
 
   if ('body_json' in rec) {
     let actual: unknown;
@@ -173,7 +220,7 @@ export function compare(c: Capture, served: Served, opts: NormaliseOptions): Dif
   // HTML pages are the legacy theme's markup, not part of the contract; HEAD has no body.
   if (c.request.method === 'HEAD' || /text\/html/i.test(type)) return out;
   if (normaliseText(normaliseString(rec.body, opts)) !== normaliseText(normaliseString(served.body, opts))) {
-    out.push({ path: 'body (text)', expected: rec.body.slice(0, 200), actual: served.body.slice(0, 200) });
+    out.push({ path: '$', expected: rec.body.slice(0, 200), actual: served.body.slice(0, 200) });
   }
   return out;
 }
@@ -200,7 +247,7 @@ export function compareIndex(recorded: IndexBody, served: IndexBody, namespaces:
 
 export interface RunOptions {
   captures?: Capture[];
-  deviations?: Map<string, string[]>;
+  deviations?: Map<string, Listing[]>;
   /** Called after each capture (progress output). */
   onOutcome?: (o: Outcome) => void;
   /**
@@ -254,20 +301,18 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
       const group = c.seq === '029' ? 'calendar/events/v1' : groupOf(c, known);
       let outcome: Outcome;
       if (!served.has(group)) {
-        outcome = { capture: c, group, verdict: 'not served', differences: [] };
+        outcome = { capture: c, group, verdict: 'not served', listings: [], differences: [], unexpected: [] };
       } else {
         clock.set(c.captured_at);
+        await alignCreatedIds(app, c);
         const res = await send(app, requestOf(c), admin);
         // The site writes hits and log rows behind the answer; the legacy site had written them before answering.
         if (group === 'site') await edgeFor(app.services).flush();
         if (c.seq === '042') index = { recorded: c.response.body_json as IndexBody, served: safeJson(res.body) as IndexBody };
         // 029's recorded answer is a wp/v2 post: only the status says whether the password was set.
         const differences = c.seq === '029' ? (res.status === 200 ? [] : [{ path: 'status', expected: 200, actual: res.status }]) : compare(c, res, norm);
-        const verdict: Verdict = differences.length === 0 ? 'matched' : deviations.has(c.seq) ? 'deviation' : 'differ';
-        outcome = { capture: c, group, verdict, differences };
+        outcome = judge(c, group, differences, deviations.get(c.seq) ?? []);
       }
-      // 029 changed the password through wp/v2, which saved two revisions: two post IDs the later creates skip.
-      if (c.seq === '029') await reserveId(app.store.sql, 'post_id_seq', (await app.store.sql.query<{ n: number }>('select last_value::int8 as n from post_id_seq'))[0].n + 2);
       if (c.seq === SEED_FRONT_END_AFTER) await seedFrontEnd(app, captures);
       outcomes.push(outcome);
       opts.onOutcome?.(outcome);
@@ -295,11 +340,11 @@ function safeJson(s: string): unknown {
 
 export type Counts = Record<Verdict, number>;
 
-/** Per namespace: how many captures matched, differed, differed as a listed deviation, or were not served. */
+/** Per namespace: how many captures matched, differed only where allowed, differed elsewhere, or were not served. */
 export function countByGroup(outcomes: Outcome[]): Map<string, Counts> {
   const table = new Map<string, Counts>();
   for (const o of outcomes) {
-    const row = table.get(o.group) ?? { matched: 0, differ: 0, deviation: 0, 'not served': 0 };
+    const row = table.get(o.group) ?? { matched: 0, allowed: 0, differ: 0, 'not served': 0 };
     row[o.verdict]++;
     table.set(o.group, row);
   }

@@ -101,6 +101,20 @@ describe('search options, search-user, backfill status', () => {
     expect(body.current_user_can_manage_options).toBe(true);
   });
 
+  it('sizes the default date range as the legacy plugin does: distinct occasions per page of 20, from 1 up to 30 days back', async () => {
+    const { dates, experimental_features_enabled, settings_page_url } = (await get(app, '/search-options')).json();
+    // From the start of yesterday (2026-11-20 UTC) on: 5 of the seeded events, as in the 30 days back (not the one of September).
+    expect(dates.arr_days_and_pages).toEqual([
+      { daysToShow: 1, numPages: 5 / 20 },
+      { daysToShow: 7, numPages: 5 / 20 },
+      { daysToShow: 14, numPages: 5 / 20 },
+      { daysToShow: 30, numPages: 5 / 20 },
+    ]);
+    expect(dates.daysToShow).toBe(30);
+    expect(experimental_features_enabled).toBe(false);
+    expect(settings_page_url).toMatch(/\/wp-admin\/admin\.php\?page=simple_history_settings_page$/);
+  });
+
   it('finds users by the q query parameter, and needs one', async () => {
     expect((await get(app, '/search-user?q=adm')).json()).toEqual([{ ID: '1', user_login: 'admin', user_nicename: 'admin', user_email: 'admin@example.test', display_name: 'admin', id: '1' }]);
     const empty = await get(app, '/search-user');

@@ -43,6 +43,29 @@ describe('writes through Lintel in history/v1', () => {
     expect(log[2]).toMatchObject({ initiator: 'wp_user', context: { post_id: String(id), post_type: 'tribe_events', _user_login: 'admin', _rest_api_request: 'true' } });
   });
 
+  it('logs an update as the post logger does: the protected title, the password made, terms added and removed, updates of one event grouped', async () => {
+    const { t, admin } = await start();
+    const tag = async (name: string) =>
+      (await t.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/tags', headers: json(admin), payload: JSON.stringify({ name }) })).json() as { id: number };
+    const [jazz, folk] = [await tag('Jazz'), await tag('Folk')];
+    const created = await t.server.inject({
+      method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: json(admin),
+      payload: JSON.stringify({ title: 'Tasting', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00', tags: [jazz.id] }),
+    });
+    const id = created.json().id;
+    const update = (body: object) => t.server.inject({ method: 'POST', url: `/wp-json/calendar/events/v1/events/${id}`, headers: json(admin), payload: JSON.stringify(body) });
+    await update({ password: 'secret', tags: [folk.id] });
+    await update({ title: 'Tasting for members' });
+    const [second, first] = await history(t, admin, '&loggers=SimplePostLogger&messages=SimplePostLogger:post_updated');
+    expect(first.message).toBe('Updated event "Protected: Tasting"');
+    expect(first.context).toMatchObject({ post_title: 'Protected: Tasting', post_password_protected: 'true' });
+    expect(JSON.parse(first.context.post_terms_added)).toEqual([{ term_id: folk.id, name: 'Folk', slug: 'folk', term_taxonomy_id: folk.id, taxonomy: 'post_tag' }]);
+    expect(JSON.parse(first.context.post_terms_removed)).toEqual([{ term_id: jazz.id, name: 'Jazz', slug: 'jazz', term_taxonomy_id: jazz.id, taxonomy: 'post_tag' }]);
+    expect(second.context).toMatchObject({ post_title: 'Protected: Tasting for members', post_terms_added: '[]', post_terms_removed: '[]' });
+    expect(second.context.post_password_protected).toBeUndefined();
+    expect((second as unknown as { occasions_id: string }).occasions_id).toBe((first as unknown as { occasions_id: string }).occasions_id);
+  });
+
   it('logs venues once when created, not when an identical one is reused, and those an event creates inline', async () => {
     const { t, admin } = await start();
     const venue = JSON.stringify({ venue: 'Blue Note Hall', city: 'Springfield' });

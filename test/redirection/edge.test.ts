@@ -5,7 +5,10 @@ import { capture, insertRecordedState } from './support.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:09:56Z' } });
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:09:56Z', LINTEL_BASE_URL: 'http://127.0.0.1:8088' } });
+  // Held at the recorded instant, which a cached redirect's Expires counts from (every part shares this clock object).
+  const recorded = new Date('2026-11-21T12:09:56Z');
+  Object.assign(app.services.clock, { now: () => recorded });
   await app.store.options.setSite({ name: 'Oracle Site', description: 'Reference oracle' });
   await insertRecordedState(app.store);
 });
@@ -14,12 +17,15 @@ afterAll(() => app.close());
 const seqs = [435, 436, 437, 438, 439, 440, 441, 442, 443, 444];
 
 describe('site requests against the recorded redirects (435-444)', () => {
-  it.each(seqs)('capture %i: status, Location and X-Redirect-By', async (seq) => {
+  it.each(seqs)('capture %i: status, Location, X-Redirect-By, the cache and discovery headers', async (seq) => {
     const c = capture(seq);
     const res = await app.server.inject({ method: 'GET', url: c.request.url, headers: { 'user-agent': c.request.headers['User-Agent']!, host: '127.0.0.1:8088' } });
     expect(res.statusCode).toBe(c.response.status);
     expect(res.headers.location).toBe(c.response.headers.Location);
     expect(res.headers['x-redirect-by']).toBe(c.response.headers['X-Redirect-By']);
+    expect([res.headers['cache-control'], res.headers.expires]).toEqual([c.response.headers['Cache-Control'], c.response.headers.Expires]);
+    // The calendar's discovery headers come with the pages WordPress renders (404 and error pages), not with redirects.
+    for (const h of ['X-TEC-API-VERSION', 'X-TEC-API-ROOT', 'X-TEC-API-ORIGIN']) expect(res.headers[h.toLowerCase()], h).toBe(c.response.headers[h]);
   });
 
   it('counts hits and writes the log and 404 rows the recorded site wrote (445-447)', async () => {
@@ -66,5 +72,23 @@ describe('site requests against the recorded redirects (435-444)', () => {
     expect([exact.statusCode, exact.headers.location]).toEqual([301, '/new-page/']);
     expect((await app.server.inject({ method: 'GET', url: '/OLD-PAGE' })).statusCode).toBe(404);
     await edge.flush();
+  });
+});
+
+// After the hit counts above: these requests add hits of their own.
+describe('the cache headers of a redirect', () => {
+  it.each([
+    [24, 'max-age=86400', 'Sun, 22 Nov 2026 12:09:56 GMT'],
+    [-1, 'no-cache, must-revalidate, max-age=0, no-store, private', 'Wed, 11 Jan 1984 05:00:00 GMT'],
+    [0, undefined, undefined],
+  ])('caches a 301 for redirect_cache %i hours as the plugin does, and no other redirect', async (hours, cacheControl, expires) => {
+    await app.store.options.set('redirection', { redirect_cache: hours });
+    edgeFor(app.services).invalidate();
+    const res = await app.server.inject({ method: 'GET', url: '/old-page', headers: { host: '127.0.0.1:8088' } });
+    expect([res.statusCode, res.headers['cache-control'], res.headers.expires]).toEqual([301, cacheControl, expires]);
+    const temporary = await app.server.inject({ method: 'GET', url: capture(443).request.url, headers: { host: '127.0.0.1:8088' } });
+    expect([temporary.statusCode, temporary.headers['cache-control']]).toEqual([302, undefined]);
+    await app.store.options.set('redirection', { redirect_cache: 1 });
+    edgeFor(app.services).invalidate();
   });
 });

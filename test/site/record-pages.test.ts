@@ -46,6 +46,9 @@ describe('record pages', () => {
     expect(r.headers['content-type']).toBe('text/html; charset=UTF-8');
     expect(r.headers['content-security-policy']).toContain("default-src 'none'");
     expect(r.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    // As every page the legacy site renders: where the calendar's API is (capture 444 shows them on a 404 page).
+    const base = app.services.config.baseUrl;
+    expect([r.headers['x-tec-api-version'], r.headers['x-tec-api-root'], r.headers['x-tec-api-origin']]).toEqual(['v1', `${base}/wp-json/calendar/events/v1/`, base]);
     expect(r.body).toContain('<title>Winter Jazz Festival – Oracle Site</title>');
     expect(r.body).toContain('<time datetime="2026-12-05T19:00:00-05:00">Saturday, December 5, 2026, 7:00 PM – 11:30 PM EST</time>');
     expect(r.body).toContain('<dt>Venue</dt><dd>Blue Note Hall</dd>');

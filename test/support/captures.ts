@@ -39,9 +39,53 @@ export function loadCaptures(dir = CAPTURES_DIR): Capture[] {
     .map((file) => ({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), file, seq: file.slice(0, 3) }));
 }
 
-/** Capture numbers named in the `captures` column of DEVIATIONS.md, with the deviation ids. */
-export function loadDeviations(file = DEVIATIONS_FILE): Map<string, string[]> {
-  const byCapture = new Map<string, string[]>();
+/**
+ * What a DEVIATIONS.md row allows a listed capture to differ in, from its `allows` column:
+ * `status`, `header: Allow, Cache-Control` and `body: $.id, $.events[*].description`, joined by `;`.
+ * A body path covers everything below it; `*` stands for any run of characters (an array index, a key
+ * or part of one). A text body (iCal, exports) is the single value `$`.
+ */
+export interface Allowance {
+  status: boolean;
+  /** Lower-case header names. */
+  headers: string[];
+  body: string[];
+}
+
+export interface Listing {
+  id: string;
+  allows: Allowance;
+}
+
+export function parseAllows(cell: string): Allowance {
+  const out: Allowance = { status: false, headers: [], body: [] };
+  for (const part of cell.replace(/`/g, '').split(';').map((p) => p.trim())) {
+    if (part === '' || /^[-–—]$/.test(part)) continue;
+    const m = /^(status|header|body)\s*(?::\s*(.*))?$/.exec(part);
+    if (!m) throw new Error(`DEVIATIONS.md: cannot read "${part}" in an allows cell (status; header: A, B; body: $.x, $.y[*].z)`);
+    if (m[1] === 'status') out.status = true;
+    // Header names hold no commas; body paths may (quoted keys), so they are split only before the next `$`.
+    else if (m[1] === 'header') out.headers.push(...(m[2] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+    else out.body.push(...(m[2] ?? '').split(/,\s*(?=\$)/).map((b) => b.trim()).filter(Boolean));
+  }
+  return out;
+}
+
+const globRegex = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}(?:$|[.[])`);
+
+/** Whether a difference (a `status`, `header Name` or JSON path) is one the listings allow. */
+export function allowedBy(listings: Listing[], path: string): boolean {
+  if (path === 'status') return listings.some((l) => l.allows.status);
+  if (path.startsWith('header ')) {
+    const name = path.slice('header '.length).replace(/ \(.*\)$/, '').toLowerCase();
+    return listings.some((l) => l.allows.headers.includes(name));
+  }
+  return listings.some((l) => l.allows.body.some((p) => globRegex(p).test(path)));
+}
+
+/** The DEVIATIONS.md rows naming each capture in their `captures` column, with what each allows. */
+export function loadDeviations(file = DEVIATIONS_FILE): Map<string, Listing[]> {
+  const byCapture = new Map<string, Listing[]>();
   let columns: string[] | null = null;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.startsWith('|')) {
@@ -55,22 +99,23 @@ export function loadDeviations(file = DEVIATIONS_FILE): Map<string, string[]> {
     }
     if (cells.every((c) => /^-*$/.test(c))) continue;
     const id = cells[columns.indexOf('id')] ?? '';
+    const allows = parseAllows(cells[columns.indexOf('allows')] ?? '');
     // "all" marks an encoding-level difference that the structural comparison already ignores.
     for (const token of (cells[columns.indexOf('captures')] ?? '').split(/[,\s]+/)) {
       const m = /^(\d{3})(?:[-–](\d{3}))?$/.exec(token);
       if (!m) continue;
       for (let n = Number(m[1]); n <= Number(m[2] ?? m[1]); n++) {
         const seq = String(n).padStart(3, '0');
-        byCapture.set(seq, [...(byCapture.get(seq) ?? []), id]);
+        byCapture.set(seq, [...(byCapture.get(seq) ?? []), { id, allows }]);
       }
     }
   }
   return byCapture;
 }
 
-let listed: Map<string, string[]> | undefined;
+let listed: Map<string, Listing[]> | undefined;
 /** The ids of the deviations DEVIATIONS.md lists for a capture. */
-export const deviationsOf = (c: Capture): string[] => (listed ??= loadDeviations()).get(c.seq) ?? [];
+export const deviationsOf = (c: Capture): string[] => ((listed ??= loadDeviations()).get(c.seq) ?? []).map((l) => l.id);
 
 /** A fix per deviation id: the recorded answer with the legacy quirk taken out (it may change its argument, a copy). */
 export type DeviationFixes = Record<string, (recorded: any) => unknown>;
@@ -80,7 +125,7 @@ export function recordedAnswer(c: Capture, fixes: DeviationFixes): unknown {
   return deviationsOf(c).reduce((answer, id) => fixes[id]?.(answer) ?? answer, structuredClone(c.response.body_json));
 }
 
-function encodeBody(r: Capture['request']): string | undefined {
+export function encodeBody(r: Capture['request']): string | undefined {
   if (r.body === null || r.body === undefined) return undefined;
   if (r.body_encoding === 'json') return JSON.stringify(r.body);
   if (r.body_encoding === 'form') {

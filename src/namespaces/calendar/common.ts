@@ -48,13 +48,16 @@ export function assertMayAttribute(ctx: RestContext, author: number, creating: b
 export const forbidden = (ctx: RestContext) => errors.core.forbidden(ctx.user !== null);
 
 /** rest_url and its neighbours: the first as given (raw spaces), the others urlencoded with `page` last. */
+/** One query pair as WordPress's add_query_arg writes it: an empty value leaves the bare name. */
+const pair = (k: string, v: string) => (v === '' ? k : `${k}=${v}`);
+
 export function archiveLinks(base: string, args: [string, string | number][], page: number, hasNext: boolean, extras: [string, string][] = []) {
   const enc = (list: [string, string | number][]) =>
-    list.map(([k, v]) => `${k}=${encodeURIComponent(String(v)).replace(/%20/g, '+').replace(/%2C/gi, ',')}`).join('&');
+    list.map(([k, v]) => pair(k, encodeURIComponent(String(v)).replace(/%20/g, '+').replace(/%2C/gi, ','))).join('&');
   const reencode = extras.length > 0;
   // Appending extra args re-encodes the earlier ones (WordPress add_query_arg).
   extras = extras.filter(([, v]) => v !== '');
-  const raw = reencode ? [enc(args), ...extras.map(([k, v]) => `${k}=${v}`)].join('&') : args.map(([k, v]) => `${k}=${v}`).join('&');
+  const raw = reencode ? [enc(args), ...extras.map(([k, v]) => pair(k, v))].join('&') : args.map(([k, v]) => pair(k, String(v))).join('&');
   const links: Record<string, string> = { rest_url: `${base}?${raw}` };
   args = [...args, ...extras];
   const rest = args.filter(([k]) => k !== 'page');

@@ -6,6 +6,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import { JsonText } from '../../http/shape.ts';
 import type { EventFields, EventQuery, EventRow, StoredEvent } from '../../store/calendar.ts';
+import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../site/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
@@ -43,8 +44,7 @@ async function archiveEvents(site: Site, rows: StoredEvent[]): Promise<JsonText>
   return new JsonText(`[${texts.join(',')}]`);
 }
 
-/** `geoRadiusKm`: the search radius around geoloc_lat/geoloc_lng (LINTEL_CALENDAR_GEO_RADIUS_KM). */
-export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadiusKm: number) {
+export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   const site = await siteOf(ctx);
   const store = ctx.store.calendar;
   const now = ctx.clock.now();
@@ -93,11 +93,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
   if (a.ticketed === true) {
     throw invalidParam('ticketed', 'Event Tickets plugin is not activated.', { code: 'event-tickets-not-active', data: { status: 400 } });
   }
-  const lat = a.geoloc_lat;
-  const lng = a.geoloc_lng;
-  if ((lat === undefined) !== (lng === undefined)) throw invalidParam(lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
-  if (lat !== undefined && lng !== undefined) q.geo = { point: { lat, lng }, radiusKm: geoRadiusKm };
-  else if (a.geoloc === true) q.geo = { point: null, radiusKm: geoRadiusKm };
+  // geoloc, geoloc_lat and geoloc_lng need the paid Pro add-on: the legacy site passes them on to its links (with geoloc only) and filters nothing.
 
   const { rows, total } = await store.eventArchive(q);
   if (rows.length === 0 && a.page > 1) throw errors.calendar.eventPageNotFound();
@@ -108,7 +104,8 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs, geoRadius
   if (q.startsOnOrAfter && !include) echo.push(['start_date', q.startsOnOrAfter]);
   if (q.endsOnOrBefore && !include) echo.push(['end_date', q.endsOnOrBefore]);
   if (include) echo.push(['start_date', defaults.start_date], ['end_date', defaults.end_date]);
-  for (const k of ['search', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (a[k] !== undefined) echo.push([k, a[k] === true ? 1 : a[k] === false ? 0 : String(a[k])]);
+  if (a.search !== undefined) echo.push(['search', a.search]);
+  if (a.geoloc) echo.push(['geoloc', 1], ['geoloc_lat', a.geoloc_lat === undefined ? '' : String(a.geoloc_lat)], ['geoloc_lng', a.geoloc_lng === undefined ? '' : String(a.geoloc_lng)]);
   echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
   if (q.postParent !== undefined) echo.push(['post_parent', q.postParent]);
   if (include) echo.push(['include', include.join(',')]);
@@ -242,9 +239,16 @@ export async function createEvent(ctx: RestContext, a: EventWriteArgs) {
     // The legacy site saved a revision when making an event sticky, which took the next post ID.
     if (full.sticky) await store.calendar.skipPostId();
     await applyLinks(tctx, id, a, links);
-    await logPost(store, ctx, 'post_created', 'event', { id, title: full.title });
+    await logPost(store, ctx, 'post_created', 'event', { id, title: full.title, status: full.status, password: full.password });
     return { status: 201, body: await eventBody(site, (await store.calendar.event(id))!) };
   });
+}
+
+/** An event as the history's post logger compares it before and after an update: title, visibility and terms. */
+async function loggedState(store: Store, id: number) {
+  const event = (await store.calendar.event(id))!;
+  const terms = (await store.calendar.linksOf([event])).get(id)?.terms ?? [];
+  return { id, title: event.title, status: event.status, password: event.password, terms };
 }
 
 export async function updateEvent(ctx: RestContext, e: EventRow, a: EventWriteArgs) {
@@ -254,9 +258,11 @@ export async function updateEvent(ctx: RestContext, e: EventRow, a: EventWriteAr
     const site = await siteOf(tctx);
     const fields = await fieldsFrom(tctx, a, e, site.zone);
     const links = await resolveLinks(tctx, a);
+    const before = await loggedState(store, e.id);
     await store.calendar.updateEvent(e.id, fields, ctx.clock.now());
     await applyLinks(tctx, e.id, a, links);
-    await logPost(store, ctx, 'post_updated', 'event', { id: e.id, title: fields.title ?? e.title });
+    const after = await loggedState(store, e.id);
+    await logPost(store, ctx, 'post_updated', 'event', after, { before, after });
     return { body: await eventBody(site, (await store.calendar.event(e.id))!) };
   });
 }

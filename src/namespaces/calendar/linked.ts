@@ -80,22 +80,31 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
   } else if (creating) f.author = ctx.user?.id ?? 0;
   for (const k of kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS) if (a[k] !== undefined && a[k] !== null) f[k] = String(a[k]);
   if (kind === 'venue') {
+    f.stateprovince = stateProvince(f);
     for (const k of ['show_map', 'show_map_link']) if (a[k] !== undefined && a[k] !== null) f[k] = truthyFlag(a[k]);
     for (const k of ['latitude', 'longitude']) if (a[k] !== undefined && Number.isFinite(Number(a[k]))) f[k] = Number(a[k]);
   }
   return f as Partial<VenueFields & OrganizerFields>;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The legacy site writes `stateprovince` on every venue create and update from that request alone: the
+ * one sent, else the state of a US (or country-less) venue, else the province, else empty. An update
+ * that sends neither blanks it.
+ */
+function stateProvince(f: Record<string, unknown>): string {
+  if (f.stateprovince) return String(f.stateprovince);
+  if (f.state && (!f.country || f.country === 'US' || f.country === 'United States')) return String(f.state);
+  return f.province ? String(f.province) : '';
+}
 
 /** Creates a venue/organizer, or reuses an identical one (the legacy duplicate check). */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
-  if (kind === 'organizer' && a.email !== undefined && a.email !== null && a.email !== '' && !EMAIL.test(String(a.email))) throw invalidParam('email');
   const f = linkedFields(ctx, kind, a, true);
   const dup = await ctx.store.calendar.findDuplicate(kind, f);
   if (dup !== null) return dup;
   const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, ctx.clock.now());
-  await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name });
+  await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
   return id;
 }
 
@@ -112,7 +121,8 @@ export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a
   const updated = await ctx.store.transaction(async (store) => {
     await store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
     const row = await loadLinked({ ...ctx, store }, kind, r.id);
-    await logPost(store, ctx, 'post_updated', kind, row);
+    const visibility = (x: Row) => ({ status: x.status, password: '', terms: [] });
+    await logPost(store, ctx, 'post_updated', kind, row, { before: visibility(r), after: visibility(row) });
     return row;
   });
   return { body: linkedObject(await siteOf(ctx), kind, updated) };

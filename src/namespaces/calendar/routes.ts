@@ -1,12 +1,11 @@
 /** The routes of `calendar/events/v1`, declared with the legacy index's descriptors. */
 import { can } from '../../auth/roles.ts';
 import { arg } from '../../contract/args.ts';
-import { needs, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
+import { needs, onRecord, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import { writeEndpoint as write } from '../../contract/write-endpoint.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
-import type { Services } from '../../services.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
 import { NAMESPACE } from './common.ts';
@@ -32,12 +31,12 @@ async function eventBySlug(ctx: RestContext, slug: string) {
   return e;
 }
 
-function eventRoutes(geoRadiusKm: number): RouteDecl[] {
+function eventRoutes(): RouteDecl[] {
   const update = <S extends ReturnType<typeof A.eventWriteArgs>>(find: (ctx: RestContext, a: Args<S>) => Promise<EventRow>, args: S) =>
     write({ methods: ['POST', 'PUT', 'PATCH'], args, permission: loggedWriter, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
   return [
     route(NAMESPACE, P('/events'),
-      endpoint({ methods: ['GET'], args: A.eventListArgs, permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a, geoRadiusKm) }),
+      endpoint({ methods: ['GET'], args: A.eventListArgs, permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a) }),
       write({ methods: ['POST'], args: A.eventWriteArgs(true), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`),
       endpoint({ methods: ['GET'], args: eventId, permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
@@ -81,17 +80,19 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const slugArg = { slug: arg.string({ description: `the ${kind} post name`, required: true }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
-  const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>) => [
+  // The legacy site checks edit_post/delete_post on the record an ID names (by slug, the capability alone).
+  const idWriter = onRecord(loggedWriter, async (ctx, a) => (await ctx.store.calendar.kindOf((a as { id: number }).id)) === kind);
+  const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, writer: Permission) => [
     endpoint({ methods: ['GET'], args, permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['DELETE'], args, permission: loggedWriter, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, permission: loggedWriter, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
+    write({ methods: ['DELETE'], args, permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
+    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
   ];
   return [
     route(NAMESPACE, P(`/${plural}`),
       endpoint({ methods: ['GET'], args: A.linkedListArgs(kind), permission: publicAccess, handler: (ctx, a) => linkedArchive(ctx, kind, a) }),
       write({ methods: ['POST'], args: fields(true), permission: author, handler: (ctx, a) => createLinked(ctx, kind, a) })),
-    route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId)),
-    route(NAMESPACE, P(`/${plural}/by-slug/${SLUG}`), ...item3(slugArg, bySlug)),
+    route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, idWriter)),
+    route(NAMESPACE, P(`/${plural}/by-slug/${SLUG}`), ...item3(slugArg, bySlug, loggedWriter)),
   ];
 }
 
@@ -112,10 +113,10 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   ];
 }
 
-export function calendarRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
+export function calendarRoutes(): RouteDecl[] {
   const routes: RouteDecl[] = [];
   const doc = route(NAMESPACE, P('/doc'), endpoint({ methods: ['GET'], args: {}, permission: publicAccess, handler: (ctx) => ({ body: openApi(ctx, routes) }) }));
-  routes.push(doc, ...eventRoutes(services.config.calendarGeoRadiusKm), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
+  routes.push(doc, ...eventRoutes(), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
   return routes;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The legacy objects: event, venue, organizer and the three term shapes, built from store rows.
  */
+import { autop as wpautop } from '@wordpress/autop';
 import type { RestContext } from '../../http/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
 import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../site/time.ts';
@@ -30,12 +31,9 @@ function postDates(s: Site, r: { created: Date; modified: Date; status: string }
   };
 }
 
-/** WordPress's `the_content`/`the_excerpt` for plain text: paragraphs wrapped in `<p>`. */
+/** WordPress's `the_content`/`the_excerpt` paragraphs: `wpautop` (WordPress's own port of it), trimmed as the legacy answer is. */
 export function autop(text: string): string {
-  const t = text.trim();
-  if (t === '') return '';
-  if (/^<(p|div|h\d|ul|ol|table|blockquote|pre|figure)[\s>]/i.test(t)) return t;
-  return t.split(/\n\s*\n/).map((p) => `<p>${p.trim().replace(/\n/g, '<br />\n')}</p>`).join('\n');
+  return text.trim() === '' ? '' : wpautop(text).trim();
 }
 
 /** `wptexturize` for the cases titles hit: apostrophes and ampersands. */
@@ -56,7 +54,7 @@ export function venueObject(s: Site, v: VenueRow, single = false, blank = false)
     id: v.id, author: String(v.author), status: v.status, ...postDates(s, v), url: permalink(s, 'venue', v),
     venue: blank ? [] : texturize(v.name), description: blank ? '' : autop(v.description), excerpt: blank ? '' : autop(v.excerpt), slug: v.slug,
     image: false, address: contact(v.address), city: contact(v.city), country: contact(v.country), province: contact(v.province),
-    state: contact(v.state), zip: contact(v.zip), phone: contact(v.phone), website: contact(v.website), stateprovince: contact(v.stateprovince || v.state || v.province),
+    state: contact(v.state), zip: contact(v.zip), phone: contact(v.phone), website: contact(v.website), stateprovince: contact(v.stateprovince),
   };
   if (v.latitude !== null && v.longitude !== null) Object.assign(base, { geo_lat: v.latitude, geo_lng: v.longitude });
   if (single) base.json_ld = placeLd(v);

@@ -63,10 +63,25 @@ export async function termBody(ctx: RestContext, t: TermRow) {
   return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), { allow });
 }
 
+/**
+ * A term name as WordPress stores it (the `pre_term_name` filters): tags stripped, runs of white space
+ * one space, and `&`, `<`, `>` that are not already entities escaped (`Sports & Games` is stored and
+ * answered as `Sports &amp; Games`).
+ */
+export function termName(raw: string): string {
+  return raw
+    .replace(/<[^>]*>/g, '')
+    .replace(/[\r\n\t ]+/g, ' ')
+    .trim()
+    .replace(/&(?!#?\w+;)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
 const termExists = (taxonomy: Taxonomy, id: number) => errors.calendar.termExists(taxonomy === 'category', id);
 
 export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFields) {
-  const name = String(a.name).trim();
+  const name = termName(String(a.name));
   const slug = a.slug ? slugify(String(a.slug)) : slugify(name);
   const parent = taxonomy === 'category' ? (a.parent ?? 0) : 0;
   if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw invalidParam('parent');
@@ -85,7 +100,7 @@ export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFi
 
 export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
   const patch: Partial<Pick<TermRow, 'name' | 'slug' | 'description' | 'parent'>> = {};
-  if (a.name !== undefined) patch.name = String(a.name);
+  if (a.name !== undefined) patch.name = termName(String(a.name));
   if (a.slug !== undefined) {
     // wp_update_term: an empty slug is made from the name; one another term has is refused.
     const slug = slugify(String(a.slug)) || slugify(patch.name ?? t.name);
@@ -115,7 +130,8 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
 }
 
 export async function deleteTerm(ctx: RestContext, t: TermRow) {
-  const body = await termBody(ctx, t);
+  // The deleted term's last answer has no links: there is nothing left to link to.
+  const body = termObject(await siteOf(ctx), t, await pathOf(ctx.store, t));
   await ctx.store.transaction(async (store) => {
     await store.calendar.deleteTerm(t.id);
     await logTerm(store, ctx, 'deleted_term', t);

@@ -8,6 +8,7 @@ import { fmt } from '../../site/time.ts';
 import { createHash } from 'node:crypto';
 import type { User } from '../../auth/roles.ts';
 import type { Clock } from '../../clock.ts';
+import type { TermRow } from '../../store/calendar.ts';
 import type { Initiator } from '../../store/history.ts';
 import type { Store } from '../../store/store.ts';
 import { LOGGERS } from './loggers.ts';
@@ -103,27 +104,85 @@ export async function logEvent(store: Store, actor: Actor, e: LogEntry): Promise
 const POST_TYPES = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' } as const;
 const TAXONOMIES = { category: 'tribe_events_cat', tag: 'post_tag' } as const;
 
-/** A calendar record created, updated or moved to the trash (SimplePostLogger). */
-export function logPost(store: Store, actor: Actor, key: 'post_created' | 'post_updated' | 'post_trashed', kind: keyof typeof POST_TYPES, p: { id: number; title?: string; name?: string }) {
+/** A calendar record as the post logger reads it. */
+export interface LoggedPost {
+  id: number;
+  title?: string;
+  name?: string;
+  status: string;
+  password?: string;
+}
+
+/** What an update changed that the post logger records: visibility and terms. */
+export interface PostChange {
+  before: { status: string; password: string; terms: TermRow[] };
+  after: { status: string; password: string; terms: TermRow[] };
+}
+
+/** WordPress's get_the_title: a password-protected record's title reads "Protected: …", a private one's "Private: …". */
+function theTitle(p: LoggedPost): string {
+  const title = p.title ?? p.name ?? '';
+  return p.password ? `Protected: ${title}` : p.status === 'private' ? `Private: ${title}` : title;
+}
+
+/** The legacy post logger's context for an update: how the password and visibility changed, and the terms added and removed. */
+function changeContext({ before, after }: PostChange): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!before.password && after.status === 'publish' && after.password) out.post_password_protected = true;
+  else if (before.password && before.status === 'publish' && !after.password && after.status === 'publish') out.post_password_unprotected = true;
+  else if (before.password && after.password && before.password !== after.password) out.post_password_changed = true;
+  else if (after.status === 'private' && before.status !== 'private') {
+    out.post_private = true;
+    if (before.password) out.post_password_unprotected = true;
+  }
+  const term = (t: TermRow) => ({ term_id: t.id, name: t.name, slug: t.slug, term_taxonomy_id: t.id, taxonomy: TAXONOMIES[t.taxonomy] });
+  const missing = (from: TermRow[], of: TermRow[]) => from.filter((t) => !of.some((o) => o.id === t.id)).map(term);
+  out.post_terms_added = missing(after.terms, before.terms);
+  out.post_terms_removed = missing(before.terms, after.terms);
+  return out;
+}
+
+/** A calendar record created, updated (with what changed) or moved to the trash (SimplePostLogger). */
+export function logPost(store: Store, actor: Actor, key: 'post_created' | 'post_updated' | 'post_trashed', kind: keyof typeof POST_TYPES, p: LoggedPost, change?: PostChange) {
   return logEvent(store, actor, {
     logger: 'SimplePostLogger',
     key,
-    context: { post_id: String(p.id), post_type: POST_TYPES[kind], post_title: p.title ?? p.name ?? '' },
-    // Updates of one record are occasions of each other, as the legacy post logger groups them.
-    occasionsKey: key === 'post_updated' ? `SimplePostLogger/post_updated/${p.id}` : undefined,
+    context: { post_id: String(p.id), post_type: POST_TYPES[kind], post_title: theTitle(p), ...(change ? changeContext(change) : {}) },
+    // Updates of one record are occasions of each other, under the legacy post logger's key.
+    occasionsKey: key === 'post_updated' ? `Simple_History\\Loggers\\Post_Logger/maybe_log_post_change/post_updated/${p.id}` : undefined,
   });
 }
 
 type Term = { id: number; name: string; slug: string; description: string; taxonomy: keyof typeof TAXONOMIES };
 
+/**
+ * The legacy term logger's occasions keys (its class, method and action): every creation is an
+ * occasion of the one before, whatever the term or taxonomy, and so is every deletion and every edit.
+ */
+const TERM_OCCASIONS = {
+  created_term: 'Simple_History\\Loggers\\Categories_Logger/on_created_term/term_created',
+  deleted_term: 'Simple_History\\Loggers\\Categories_Logger/on_delete_term/term_deleted',
+  edited_term: 'Simple_History\\Loggers\\Categories_Logger/on_wp_update_term_parent/term_edited',
+};
+
 /** A category or tag created, edited or deleted (SimpleCategoriesLogger). */
 export function logTerm(store: Store, actor: Actor, key: 'created_term' | 'deleted_term', t: Pick<Term, 'id' | 'name' | 'taxonomy'>) {
-  return logEvent(store, actor, { logger: 'SimpleCategoriesLogger', key, context: { term_id: String(t.id), term_name: t.name, term_taxonomy: TAXONOMIES[t.taxonomy] } });
+  return logEvent(store, actor, {
+    logger: 'SimpleCategoriesLogger',
+    key,
+    context: { term_id: String(t.id), term_name: t.name, term_taxonomy: TAXONOMIES[t.taxonomy] },
+    occasionsKey: TERM_OCCASIONS[key],
+  });
 }
 
 export function logTermEdit(store: Store, actor: Actor, from: Term, to: Term) {
   const side = (p: string, t: Term) => ({ [`${p}_term_name`]: t.name, [`${p}_term_taxonomy`]: TAXONOMIES[t.taxonomy], [`${p}_term_slug`]: t.slug, [`${p}_term_description`]: t.description });
-  return logEvent(store, actor, { logger: 'SimpleCategoriesLogger', key: 'edited_term', context: { term_id: String(from.id), ...side('from', from), ...side('to', to) } });
+  return logEvent(store, actor, {
+    logger: 'SimpleCategoriesLogger',
+    key: 'edited_term',
+    context: { term_id: String(from.id), ...side('from', from), ...side('to', to) },
+    occasionsKey: TERM_OCCASIONS.edited_term,
+  });
 }
 
 /** A change made through the redirection module (Plugin_Redirection, the legacy message keys). */

@@ -3,7 +3,7 @@ import { fmt } from '../../site/time.ts';
 import { can } from '../../auth/roles.ts';
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { needs, type Permission } from '../../contract/permission.ts';
+import { needs, onRecord, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
@@ -22,6 +22,8 @@ const ID = '(?P<id>[\\d]+)';
 
 const viewer = needs('read', errors.history.cannotViewEvents);
 const updater = needs('manage_options', errors.history.cannotUpdateEvents);
+/** Stick and unstick: the legacy permission check looks the event up, so a missing one leaves no method in `Allow`. */
+const eventUpdater = onRecord(updater, async (ctx, a) => (await ctx.store.history.byId((a as { id: number }).id)) !== null);
 const statsReader = needs('manage_options', errors.history.cannotViewStats);
 const admin: Permission = needs('manage_options');
 const loggedIn: Permission = needs('read');
@@ -197,19 +199,33 @@ async function searchUser(ctx: RestContext): Promise<RestResult> {
   return { body: users.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name, id: String(u.id) })) };
 }
 
+/** Events per page of the history page (the legacy `simple_history_pager_size`, default 20). */
+const PAGER_SIZE = 20;
+
+/**
+ * The legacy date filter's default range: 1, then 7, 14 and 30 days back from the start of today
+ * (UTC) while the distinct occasions logged in that range fill fewer than 20 pages; back to 14 days
+ * if 30 would be over 1000 pages. Each step tried is reported in `arr_days_and_pages`.
+ */
+async function dateFilter(ctx: RestContext) {
+  const now = ctx.clock.now();
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const arr: { daysToShow: number; numPages: number }[] = [];
+  for (const days of [1, 7, 14, 30]) {
+    const numPages = (await ctx.store.history.occasionsSince(fmt(new Date(today - days * 86_400_000)))) / PAGER_SIZE;
+    arr.push({ daysToShow: days, numPages });
+    if (numPages >= 20) break;
+  }
+  const last = arr.at(-1)!;
+  return { arr_days_and_pages: arr, daysToShow: last.daysToShow === 30 && last.numPages > 1000 ? 14 : last.daysToShow };
+}
+
 async function searchOptions(ctx: RestContext): Promise<RestResult> {
   const months = await ctx.store.history.months();
   const readable = readableLoggers(ctx.user);
-  const now = ctx.clock.now();
-  const ago = (days: number) => fmt(new Date(now.getTime() - days * 86_400_000));
-  const filter = { readable, grouped: false } as const;
-  const [today, week] = await Promise.all([
-    ctx.store.history.count({ ...filter, after: ago(1) }),
-    ctx.store.history.count({ ...filter, after: ago(7) }),
-  ]);
   return {
     body: {
-      dates: { arr_days_and_pages: [], daysToShow: 30, result_months: months.map((yearMonth) => ({ yearMonth })) },
+      dates: { ...(await dateFilter(ctx)), result_months: months.map((yearMonth) => ({ yearMonth })) },
       loggers: Object.entries(LOGGERS)
         .filter(([slug]) => !readable || readable.includes(slug))
         .map(([slug, l]) => ({
@@ -224,21 +240,17 @@ async function searchOptions(ctx: RestContext): Promise<RestResult> {
         { value: 'wp_cli', label: 'WP-CLI' },
         { value: 'other', label: 'Other' },
       ],
-      has_ai_events: false,
-      pager_size: { page: 20, dashboard: 5 },
+      pager_size: { page: PAGER_SIZE, dashboard: 5 },
       new_events_check_interval: 10000,
       maps_api_key: '',
       addons: { addons: [], has_extended_settings_add_on: false, has_premium_add_on: false },
-      has_failed_login_limit: false,
-      failed_login_limit_threshold: 0,
-      failed_login_suppressed_count: 0,
-      experimental_features_enabled: true,
+      // The plugin's experimental features are off unless enabled on its settings page, which Lintel does not have.
+      experimental_features_enabled: false,
       events_admin_page_url: `${ctx.urls.admin}/admin.php?page=simple_history_admin_menu_page`,
-      settings_page_url: `${ctx.urls.admin}/options-general.php?page=simple_history_settings_page`,
-      stats_page_url: `${ctx.urls.admin}/admin.php?page=simple_history_stats_page`,
+      // The history menu's default place (top level) puts the settings page under admin.php.
+      settings_page_url: `${ctx.urls.admin}/admin.php?page=simple_history_settings_page`,
       current_user_id: ctx.user?.id ?? 0,
       current_user_can_manage_options: can(ctx.user, 'manage_options'),
-      stats: { num_events_today: today, num_events_last_7_days: week },
     },
   };
 }
@@ -268,8 +280,8 @@ export function historyRoutes(services: Services): RouteDecl[] {
     ),
     route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: eventListArgs(true), permission: viewer, handler: (ctx, a) => hasUpdates(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, path: ['id'], permission: viewer, handler: (ctx, a) => singleEvent(ctx, a.id) })),
-    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: updater, handler: (ctx, a) => setSticky(ctx, a.id, true) })),
-    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: updater, handler: (ctx, a) => setSticky(ctx, a.id, false) })),
+    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, false) })),
     route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
     route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: backfillStatus })),

@@ -9,6 +9,7 @@ import { publicEmbeddable } from '../../namespaces/oembed/embeddable.ts';
 import type { Services } from '../../services.ts';
 import type { SiteHandler } from '../site-handler.ts';
 import { recordPage } from './record-page.ts';
+import { calendarDiscovery } from '../calendar-discovery.ts';
 
 const PAGE = /^(?:\/([^/]+))?\/(event|venue|organizer)\/([^/]+)\/(embed\/)?$/;
 
@@ -37,7 +38,8 @@ export function recordPages(services: Services, lookup: EmbeddableLookup): SiteH
       .type('text/html; charset=UTF-8')
       .header('Content-Security-Policy', embed ? CSP : `${CSP}; frame-ancestors 'self'`)
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Referrer-Policy', 'strict-origin-when-cross-origin');
+      .header('Referrer-Policy', 'strict-origin-when-cross-origin')
+      .headers(calendarDiscovery(config));
     await reply.send(recordPage(record, { siteName: site.name, embed, lang: (locale ?? mappings.defaultLocale).replace('_', '-') }));
     return true;
   };
