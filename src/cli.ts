@@ -181,7 +181,7 @@ program
   .option('--full', 'read and write every record, as the first run does, instead of only what changed')
   .option('--verify', 'instead of importing, compare every record of both sides and print the differences as JSON lines (exit 1 when there are any)')
   .option('--batch-size <n>', 'records per transaction', '500')
-  .option('--concurrency <n>', 'pages fetched ahead of the one being written', '4')
+  .option('--concurrency <n>', 'requests to the legacy site in flight at most (pages fetched ahead of the one being written)', '4')
   .action(async (o: { from: string; user: string; appPassword: string; only?: string; restart?: boolean; full?: boolean; verify?: boolean; batchSize: string; concurrency: string }) => {
     const only = o.only ? o.only.split(',').map((f) => f.trim()).filter(Boolean) : (Object.keys(FAMILIES) as Family[]);
     const unknown = only.filter((f) => !(f in FAMILIES));
@@ -192,7 +192,7 @@ program
     if (!Number.isInteger(concurrency) || concurrency < 1) fail('--concurrency must be a positive integer');
     let client: LegacyClient;
     try {
-      client = new LegacyClient(o.from, o.user, o.appPassword);
+      client = new LegacyClient(o.from, o.user, o.appPassword, { maxInFlight: concurrency });
     } catch (e) {
       fail((e as Error).message);
     }

@@ -20,7 +20,13 @@ export class LegacyClient {
   /** The base URL without a trailing slash: also the key of this source's checkpoints. */
   readonly base: string;
 
-  constructor(base: string, login: string, appPassword: string, opts: { timeoutMs?: number } = {}) {
+  /** Requests in flight at most: the legacy site is a PHP server with a few workers, and every answer is held in memory. */
+  private readonly maxInFlight: number;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(base: string, login: string, appPassword: string, opts: { timeoutMs?: number; maxInFlight?: number } = {}) {
+    this.maxInFlight = opts.maxInFlight ?? 4;
     let url: URL;
     try {
       url = new URL(base);
@@ -67,10 +73,15 @@ export class LegacyClient {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
     const url = `${this.base}/wp-json/${route.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
     let res: Awaited<ReturnType<Fetcher>>;
+    if (this.inFlight >= this.maxInFlight) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inFlight++;
     try {
       res = await this.fetcher(url, { headers: { Authorization: this.auth, Accept: 'application/json' } });
     } catch (e) {
       throw new ImportError(`GET ${url}: ${e instanceof RestError ? e.message : String(e)}`);
+    } finally {
+      this.inFlight--;
+      this.waiting.shift()?.();
     }
     try {
       return { url, status: res.status, body: JSON.parse(res.body.toString('utf8')), headers: res.headers };
