@@ -1,6 +1,7 @@
 /**
  * The redirection resources (`redirection/v1`): the plugin settings first (the redirects' stored
- * source flags are relative to them), then groups and redirects, every one whatever its state.
+ * source flags are relative to them), then groups and redirects, every one whatever its state, then
+ * the redirect log and the 404 log.
  * List pages of this namespace count from 0; the importer's pages count from 1.
  */
 import { wallToInstant } from '../site/time.ts';
