@@ -137,7 +137,7 @@ function linkedResource(client: LegacyClient, kind: LinkedKind): ImportResource<
 
 /** The stored form of these events (for `--verify`). */
 async function storedEvents(store: Store, ids: number[]): Promise<Map<number, ImportedEvent>> {
-  const events = (await Promise.all(ids.map((id) => store.calendar.event(id)))).filter((e) => e !== null);
+  const events = await store.calendar.events(ids);
   const links = await store.calendar.linksOf(events);
   const out = new Map<number, ImportedEvent>();
   for (const { venue_ids, organizer_ids, term_ids: _, ...e } of events) {

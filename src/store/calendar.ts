@@ -136,6 +136,11 @@ export class CalendarRepo {
     return (await this.sql.query<StoredEvent>(`${EVENT_SELECT} where e.id = $1`, [id]))[0] ?? null;
   }
 
+  /** These events, in one query (the importer compares a page at a time). */
+  async events(ids: number[]): Promise<StoredEvent[]> {
+    return [...(await this.byIds<StoredEvent>(EVENT_SELECT, ids, 'e')).values()];
+  }
+
   /** Which kind of calendar record an ID names (the post ID space is shared). */
   async kindOf(id: number): Promise<'event' | LinkedKind | null> {
     const [r] = await this.sql.query<{ kind: string }>(`select 'event' as kind from calendar_events where id = $1
