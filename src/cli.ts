@@ -185,23 +185,27 @@ program
 
 program
   .command('import')
-  .description('Import the legacy site\'s data through its REST API (as an administrator); IDs are kept, a re-run updates in place, an interrupted run resumes.')
+  .description('Sync the legacy site\'s data into the store through its REST API (as an administrator): IDs are kept, a run after a complete one writes only what changed and carries deletions, an interrupted run resumes.')
   .requiredOption('--from <url>', 'the legacy site\'s base URL (its REST API is under {url}/wp-json/)')
   .requiredOption('--user <login>', 'an administrator of the legacy site')
   .requiredOption('--app-password <password>', 'that user\'s application password')
   .option('--only <families>', `comma-separated: ${Object.keys(FAMILIES).join(', ')}`)
   .option('--restart', 'ignore the checkpoints of an interrupted import and start from the first page')
-  .option('--verify', 'instead of importing, compare counts and a sample of records between the two sides and print the differences')
+  .option('--full', 'read and write every record, as the first run does, instead of only what changed')
+  .option('--verify', 'instead of importing, compare every record of both sides and print the differences as JSON lines (exit 1 when there are any)')
   .option('--batch-size <n>', 'records per transaction', '500')
-  .action(async (o: { from: string; user: string; appPassword: string; only?: string; restart?: boolean; verify?: boolean; batchSize: string }) => {
+  .option('--concurrency <n>', 'requests to the legacy site in flight at most (pages fetched ahead of the one being written)', '4')
+  .action(async (o: { from: string; user: string; appPassword: string; only?: string; restart?: boolean; full?: boolean; verify?: boolean; batchSize: string; concurrency: string }) => {
     const only = o.only ? o.only.split(',').map((f) => f.trim()).filter(Boolean) : (Object.keys(FAMILIES) as Family[]);
     const unknown = only.filter((f) => !(f in FAMILIES));
     if (unknown.length) fail(`--only: unknown ${unknown.join(', ')} (known: ${Object.keys(FAMILIES).join(', ')})`);
     const batchSize = Number(o.batchSize);
     if (!Number.isInteger(batchSize) || batchSize < 1) fail('--batch-size must be a positive integer');
+    const concurrency = Number(o.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1) fail('--concurrency must be a positive integer');
     let client: LegacyClient;
     try {
-      client = new LegacyClient(o.from, o.user, o.appPassword);
+      client = new LegacyClient(o.from, o.user, o.appPassword, { maxInFlight: concurrency });
     } catch (e) {
       fail((e as Error).message);
     }
@@ -209,7 +213,7 @@ program
     await withStore(async (store) => {
       try {
         if (o.verify) {
-          const diffs = await verifyImport(store, resources);
+          const diffs = await verifyImport(store, resources, concurrency);
           for (const d of diffs) process.stdout.write(`${JSON.stringify(d)}\n`);
           process.stdout.write(diffs.length ? `${diffs.length} difference(s)\n` : 'no differences\n');
           if (diffs.length) process.exitCode = 1;
@@ -222,10 +226,11 @@ program
         process.once('SIGTERM', stop);
         const progress = process.stdout.isTTY ? barProgress(process.stdout) : jsonProgress(process.stdout);
         try {
-          const summary = await runImport({ store, source: client.base, resources, restart: o.restart, batchSize, signal: abort.signal, onProgress: progress.onProgress });
+          const summary = await runImport({ store, source: client.base, resources, restart: o.restart, full: o.full, batchSize, concurrency, signal: abort.signal, onProgress: progress.onProgress });
           progress.stop();
           const rate = summary.seconds > 0 ? Math.round(summary.records / summary.seconds) : summary.records;
-          process.stdout.write(`imported ${summary.records} records in ${summary.seconds.toFixed(1)} s (${rate} records/s)\n`);
+          for (const r of summary.resources) process.stdout.write(`${r.name}: ${r.fetched} read, ${r.written} written, ${r.removed} removed${r.incremental ? ' (incremental)' : ''}\n`);
+          process.stdout.write(`read ${summary.records} records in ${summary.seconds.toFixed(1)} s (${rate} records/s)\n`);
         } catch (e) {
           progress.stop();
           if (abort.signal.aborted) fail('import interrupted; run the same command again to resume');

@@ -94,7 +94,10 @@ function termResource(client: LegacyClient, taxonomy: Taxonomy): ImportResource<
       return { page, records, total: a.total, totalPages: a.totalPages };
     },
     writeBatch: (store, rows) => store.calendar.importTerms(rows),
-    count: (store) => store.calendar.importedCount(taxonomy, []),
+    storedIds: (store) => store.calendar.importedIds(taxonomy, []),
+    async remove(store, ids) {
+      for (const id of ids) await store.calendar.deleteTerm(id);
+    },
     async sample(store, ids) {
       const out = new Map<number, ImportedTerm>();
       for (const id of ids) {
@@ -118,7 +121,9 @@ function linkedResource(client: LegacyClient, kind: LinkedKind): ImportResource<
       return { page, records: a.items.map((x) => toRow(x, z)), total: a.total, totalPages: a.totalPages };
     },
     writeBatch: (store, rows) => store.calendar.importLinked(kind, rows),
-    count: (store) => store.calendar.importedCount(kind, IMPORTED_STATUSES),
+    storedIds: (store) => store.calendar.importedIds(kind, IMPORTED_STATUSES),
+    remove: (store, ids) => store.calendar.trashPosts(kind, ids),
+    confirmGone: (ids) => postsGone(client, kind === 'venue' ? 'tribe_venue' : 'tribe_organizer', ids),
     async sample(store, ids) {
       const out = new Map<number, VenueRow | OrganizerRow>();
       for (const id of ids) {
@@ -132,7 +137,7 @@ function linkedResource(client: LegacyClient, kind: LinkedKind): ImportResource<
 
 /** The stored form of these events (for `--verify`). */
 async function storedEvents(store: Store, ids: number[]): Promise<Map<number, ImportedEvent>> {
-  const events = (await Promise.all(ids.map((id) => store.calendar.event(id)))).filter((e) => e !== null);
+  const events = await store.calendar.events(ids);
   const links = await store.calendar.linksOf(events);
   const out = new Map<number, ImportedEvent>();
   for (const { venue_ids, organizer_ids, term_ids: _, ...e } of events) {
@@ -166,8 +171,10 @@ function eventResource(client: LegacyClient): ImportResource<ImportedEvent> {
       return { page, records, total: a.total, totalPages: a.totalPages };
     },
     writeBatch: (store, rows) => store.calendar.importEvents(rows),
-    count: (store) => store.calendar.importedCount('listed-event', IMPORTED_STATUSES),
     sample: storedEvents,
+    storedIds: (store) => store.calendar.importedIds('listed-event', IMPORTED_STATUSES),
+    remove: (store, ids) => store.calendar.trashPosts('event', ids),
+    confirmGone: (ids) => postsGone(client, 'tribe_events', ids),
   };
 }
 
@@ -186,14 +193,27 @@ function unlistedEventResource(client: LegacyClient): ImportResource<ImportedEve
       });
       const wanted = new Set(await target.calendar.unlistedOrMissing(body.map((p) => p.id)));
       const z = await client.timezone();
-      const records = await Promise.all(body.filter((p) => wanted.has(p.id)).map((p) => singleEvent(client, p.id, str(p.password), z)));
-      return { page, records, total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
+      const unlisted = body.filter((p) => wanted.has(p.id));
+      const records = await Promise.all(unlisted.map((p) => singleEvent(client, p.id, str(p.password), z)));
+      // This resource's listing: the events the archive does not show.
+      return { page, records, ids: unlisted.map((p) => p.id), total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
     },
     writeBatch: (store, rows) => store.calendar.importEvents(rows),
-    // Every event: the listed ones and these.
-    count: (store) => store.calendar.importedCount('event', IMPORTED_STATUSES),
     sample: storedEvents,
+    storedIds: (store) => store.calendar.importedIds('unlisted-event', IMPORTED_STATUSES),
+    remove: (store, ids) => store.calendar.trashPosts('event', ids),
+    // The post list hides past events: one missing from it may only have ended.
+    confirmGone: (ids) => postsGone(client, 'tribe_events', ids),
   };
+}
+
+/** Of these posts, those the legacy site has deleted or trashed (asked one by one: deletions are few). */
+async function postsGone(client: LegacyClient, type: string, ids: number[]): Promise<number[]> {
+  const gone = await Promise.all(ids.map(async (id) => {
+    const status = await client.status(`wp/v2/${type}/${id}`, { context: 'edit', _fields: 'id,status' });
+    return status === 404 || status === 410 || status === 'trash';
+  }));
+  return ids.filter((_, i) => gone[i]);
 }
 
 /** The calendar resources in the order their references need: terms and linked records before events. */

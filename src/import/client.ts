@@ -20,7 +20,13 @@ export class LegacyClient {
   /** The base URL without a trailing slash: also the key of this source's checkpoints. */
   readonly base: string;
 
-  constructor(base: string, login: string, appPassword: string, opts: { timeoutMs?: number } = {}) {
+  /** Requests in flight at most: the legacy site is a PHP server with a few workers, and every answer is held in memory. */
+  private readonly maxInFlight: number;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(base: string, login: string, appPassword: string, opts: { timeoutMs?: number; maxInFlight?: number } = {}) {
+    this.maxInFlight = opts.maxInFlight ?? 4;
     let url: URL;
     try {
       url = new URL(base);
@@ -47,24 +53,40 @@ export class LegacyClient {
 
   /** GET `{base}/wp-json/{route}?{query}`; any answer but 2xx JSON is an ImportError naming the URL. */
   async get<T>(route: string, query: Record<string, string | number | boolean> = {}): Promise<LegacyResponse<T>> {
+    const res = await this.request(route, query);
+    if (res.status < 200 || res.status > 299) {
+      const err = res.body as { code?: string; message?: string };
+      throw new ImportError(`GET ${res.url}: ${res.status} ${err.code ?? ''} ${err.message ?? ''}`.trim());
+    }
+    return { body: res.body as T, headers: res.headers };
+  }
+
+  /** A record's `status` field, or the HTTP status when the site answers 404 or 410 (it is gone). */
+  async status(route: string, query: Record<string, string | number | boolean> = {}): Promise<string | number> {
+    const res = await this.request(route, query);
+    if (res.status === 404 || res.status === 410) return res.status;
+    if (res.status < 200 || res.status > 299) throw new ImportError(`GET ${res.url}: ${res.status}`);
+    return String((res.body as { status?: unknown }).status ?? '');
+  }
+
+  private async request(route: string, query: Record<string, string | number | boolean>): Promise<{ url: string; status: number; body: unknown; headers: Record<string, string> }> {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
     const url = `${this.base}/wp-json/${route.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
     let res: Awaited<ReturnType<Fetcher>>;
+    if (this.inFlight >= this.maxInFlight) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inFlight++;
     try {
       res = await this.fetcher(url, { headers: { Authorization: this.auth, Accept: 'application/json' } });
     } catch (e) {
       throw new ImportError(`GET ${url}: ${e instanceof RestError ? e.message : String(e)}`);
+    } finally {
+      this.inFlight--;
+      this.waiting.shift()?.();
     }
-    let body: unknown;
     try {
-      body = JSON.parse(res.body.toString('utf8'));
+      return { url, status: res.status, body: JSON.parse(res.body.toString('utf8')), headers: res.headers };
     } catch {
       throw new ImportError(`GET ${url}: ${res.status}, not JSON`);
     }
-    if (res.status < 200 || res.status > 299) {
-      const err = body as { code?: string; message?: string };
-      throw new ImportError(`GET ${url}: ${res.status} ${err.code ?? ''} ${err.message ?? ''}`.trim());
-    }
-    return { body: body as T, headers: res.headers };
   }
 }

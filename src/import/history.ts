@@ -9,6 +9,7 @@ import type { LegacyClient } from './client.ts';
 import type { ImportResource } from './resource.ts';
 
 const NS = 'simple-history/v1';
+const NAME = 'history.events';
 /** The list's largest page. */
 const PER_PAGE = 100;
 /** Only the fields the store keeps (the legacy site still builds the rest, but does not send them). */
@@ -43,14 +44,17 @@ const fromRow = (r: HistoryRow): ImportedEvent => ({
 
 function eventResource(client: LegacyClient): ImportResource<ImportedEvent> {
   return {
-    name: 'history.events',
+    name: NAME,
     family: 'history',
     async fetchPage(page) {
       const { body, headers } = await client.get<EventJson[]>(`${NS}/events`, { ungrouped: true, per_page: PER_PAGE, page, _fields: FIELDS });
       return { page, records: body.map(fromJson), total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
     },
-    writeBatch: (store, rows) => store.history.importEvents(rows),
-    count: (store) => store.history.count({ readable: null, grouped: false }),
+    appendOnly: true,
+    writeBatch: async (store, rows) => store.history.importEvents(rows, new Set(await store.importCheckpoints.imported(NAME, rows.map((r) => r.id)))),
+    storedIds: (store) => store.history.allIds(),
+    remove: (store, ids) => store.history.deleteEvents(ids),
+    finish: (store) => store.history.rebuildRuns(),
     async sample(store, ids) {
       const out = new Map<number, ImportedEvent>();
       for (const id of ids) {

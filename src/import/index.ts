@@ -4,10 +4,13 @@ import { calendarResources } from './calendar.ts';
 import type { LegacyClient } from './client.ts';
 import { historyResources } from './history.ts';
 import { redirectionResources } from './redirection.ts';
+import { userResources } from './users.ts';
 import type { ImportResource, ProgressEvent } from './resource.ts';
 
 /** The families `--only` accepts, in import order. */
 export const FAMILIES = {
+  // First: records of the other families name their authors.
+  users: userResources,
   calendar: calendarResources,
   redirection: redirectionResources,
   history: historyResources,
@@ -25,15 +28,15 @@ export function importResources(client: LegacyClient, only: readonly Family[] = 
  */
 export function barProgress(stream: NodeJS.WriteStream): { onProgress: (e: ProgressEvent) => void; stop(): void } {
   const bars = new cliProgress.MultiBar(
-    { stream, format: '{resource} [{bar}] page {value}/{total}, {written} records written', hideCursor: true, clearOnComplete: false },
+    { stream, format: '{resource} [{bar}] page {value}/{total}, {written} records written, {removed} removed', hideCursor: true, clearOnComplete: false },
     cliProgress.Presets.shades_classic,
   );
   const byName = new Map<string, cliProgress.SingleBar>();
   return {
     onProgress(e) {
-      if (e.type === 'start') byName.set(e.resource, bars.create(Math.max(e.totalPages, 1), e.fromPage - 1, { resource: e.resource.padEnd(24), written: 0 }));
+      if (e.type === 'start') byName.set(e.resource, bars.create(Math.max(e.totalPages, 1), e.fromPage - 1, { resource: e.resource.padEnd(24), written: 0, removed: 0 }));
       else if (e.type === 'batch') byName.get(e.resource)?.update(e.page, { written: e.written });
-      else byName.get(e.resource)?.update(byName.get(e.resource)!.getTotal(), { written: e.written });
+      else if (e.type === 'done') byName.get(e.resource)?.update(byName.get(e.resource)!.getTotal(), { written: e.written, removed: e.removed });
     },
     stop: () => bars.stop(),
   };

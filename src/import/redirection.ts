@@ -1,11 +1,12 @@
 /**
  * The redirection resources (`redirection/v1`): the plugin settings first (the redirects' stored
- * source flags are relative to them), then groups and redirects, every one whatever its state.
+ * source flags are relative to them), then groups and redirects, every one whatever its state, then
+ * the redirect log and the 404 log.
  * List pages of this namespace count from 0; the importer's pages count from 1.
  */
 import { wallToInstant } from '../site/time.ts';
-import type { GroupJson, RedirectJson } from '../namespaces/redirection/records.ts';
-import type { RedirectionSettings, RedirectRow } from '../store/redirection/rows.ts';
+import type { GroupJson, LogBaseJson, LogJson, RedirectJson } from '../namespaces/redirection/records.ts';
+import type { LogKind, LogRow, NotFoundRow, RedirectionSettings, RedirectRow } from '../store/redirection/rows.ts';
 import { storedMatchData } from '../namespaces/redirection/sanitize.ts';
 import type { LegacyClient } from './client.ts';
 import type { ImportResource } from './resource.ts';
@@ -29,8 +30,10 @@ function settingsResource(settings: () => Promise<RedirectionSettings>): ImportR
     family: 'redirection',
     fetchPage: async (page) => ({ page, records: [{ id: 1, settings: await settings() }], total: 1, totalPages: 1 }),
     writeBatch: async (store, [r]) => void (await store.redirection.settings.save(r.settings)),
-    count: async () => 1,
     sample: async (store) => new Map([[1, { id: 1, settings: await store.redirection.settings.get() }]]),
+    storedIds: async () => [1],
+    // There are always settings.
+    remove: async () => undefined,
   };
 }
 
@@ -45,7 +48,8 @@ function groupResource(client: LegacyClient): ImportResource<ImportedGroup> {
       return { page, records, total: l.total, totalPages: l.totalPages };
     },
     writeBatch: (store, rows) => store.redirection.groups.importRows(rows),
-    count: async (store) => (await store.redirection.groups.all()).length,
+    storedIds: async (store) => (await store.redirection.groups.all()).map((g) => g.id),
+    remove: async (store, ids) => void (await store.redirection.groups.delete({ ids })),
     async sample(store, ids) {
       const out = new Map<number, ImportedGroup>();
       for (const id of ids) {
@@ -74,7 +78,8 @@ function redirectResource(client: LegacyClient, settings: () => Promise<Redirect
       return { page, records, total: l.total, totalPages: l.totalPages };
     },
     writeBatch: (store, rows) => store.redirection.redirects.importRows(rows),
-    count: async (store) => (await store.redirection.redirects.list({}, 'id', 'asc', { page: 0, perPage: 1 })).total,
+    storedIds: async (store) => (await store.redirection.redirects.list({}, 'id', 'asc', { page: 0, perPage: 1_000_000 })).items.map((r) => r.id),
+    remove: async (store, ids) => void (await store.redirection.redirects.delete({ ids })),
     async sample(store, ids) {
       const out = new Map<number, RedirectRow>();
       for (const id of ids) {
@@ -83,6 +88,38 @@ function redirectResource(client: LegacyClient, settings: () => Promise<Redirect
       }
       return out;
     },
+  };
+}
+
+/** A log entry as the API shows it (`log` adds the redirect's fields to the 404 log's). */
+type LogEntryJson = LogBaseJson & Partial<Pick<LogJson, 'sent_to' | 'redirection_id' | 'redirect_by_slug'>>;
+
+/**
+ * The redirect log or the 404 log, newest first: entries are only ever added (or expired), so an
+ * incremental run stops at the first page it already holds. The API shows the time to the minute,
+ * in the site's zone; that is what is kept.
+ */
+function logResource(client: LegacyClient, kind: LogKind): ImportResource<LogRow | NotFoundRow> {
+  return {
+    name: kind === 'log' ? 'redirection.log' : 'redirection.404',
+    family: 'redirection',
+    appendOnly: true,
+    async fetchPage(page) {
+      const { body } = await client.get<{ items: LogEntryJson[]; total: number }>(`${NS}/${kind}`, { per_page: PER_PAGE, page: page - 1 });
+      const zone = await client.timezone();
+      const records = body.items.map((e): LogRow | NotFoundRow => {
+        const base = {
+          id: e.id, created: wallToInstant(new Date(Date.parse(`${e.created} ${e.created_time} UTC`)), zone), url: e.url, domain: e.domain, agent: e.agent,
+          referrer: e.referrer, ip: e.ip, httpCode: e.http_code, requestMethod: e.request_method, requestData: e.request_data === '' ? null : e.request_data,
+        };
+        return kind === 'log' ? { ...base, sentTo: e.sent_to ?? null, redirectBy: e.redirect_by_slug ?? null, redirectionId: e.redirection_id ?? 0 } : base;
+      });
+      return { page, records, total: body.total, totalPages: Math.ceil(body.total / PER_PAGE) };
+    },
+    writeBatch: (store, rows) => store.redirection.logs.importRows(kind, rows),
+    sample: async (store, ids) => new Map((await store.redirection.logs.byIds(kind, ids)).map((r) => [r.id, r])),
+    storedIds: (store) => store.redirection.logs.ids(kind),
+    remove: async (store, ids) => void (await store.redirection.logs.delete(kind, { ids })),
   };
 }
 
@@ -104,5 +141,5 @@ export function redirectionResources(client: LegacyClient): ImportResource[] {
       // PHP shows an empty map as [].
       modules: Array.isArray(body.settings.modules) ? {} : body.settings.modules,
     })));
-  return [settingsResource(sourceSettings), groupResource(client), redirectResource(client, sourceSettings)] as ImportResource[];
+  return [settingsResource(sourceSettings), groupResource(client), redirectResource(client, sourceSettings), logResource(client, 'log'), logResource(client, '404')] as ImportResource[];
 }

@@ -135,6 +135,11 @@ export class CalendarRepo {
     return (await this.sql.query<StoredEvent>(`${EVENT_SELECT} where e.id = $1`, [id]))[0] ?? null;
   }
 
+  /** These events, in one query (the importer compares a page at a time). */
+  async events(ids: number[]): Promise<StoredEvent[]> {
+    return [...(await this.byIds<StoredEvent>(EVENT_SELECT, ids, 'e')).values()];
+  }
+
   /** Which kind of calendar record an ID names (the post ID space is shared). */
   async kindOf(id: number): Promise<'event' | LinkedKind | null> {
     const [r] = await this.sql.query<{ kind: string }>(`select 'event' as kind from calendar_events where id = $1
@@ -417,13 +422,23 @@ export class CalendarRepo {
       where exists (select 1 from calendar_terms t where t.id = u.t) on conflict do nothing`, [terms.map((p) => p[0]), terms.map((p) => p[1])]);
   }
 
-  /** How many records of a kind the store holds (posts in the given statuses; `listed-event`: those the archive shows). */
-  async importedCount(kind: 'event' | 'listed-event' | LinkedKind | Taxonomy, statuses: string[]): Promise<number> {
-    const table = kind === 'event' || kind === 'listed-event' ? 'calendar_events' : kind === 'category' || kind === 'tag' ? null : LINKED[kind];
-    const [{ n }] = table === null
-      ? await this.sql.query<{ n: number }>('select count(*)::int8 as n from calendar_terms where taxonomy = $1', [kind])
-      : await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${table} where status = any($1::text[])${kind === 'listed-event' ? ' and not hide_from_listings' : ''}`, [statuses]);
-    return n;
+  /**
+   * IDs of the records of a kind the store holds (posts in the given statuses), as the legacy
+   * listings show them: `listed-event` the archive's, `unlisted-event` those hidden from it.
+   */
+  async importedIds(kind: 'listed-event' | 'unlisted-event' | LinkedKind | Taxonomy, statuses: string[]): Promise<number[]> {
+    const rows = kind === 'category' || kind === 'tag'
+      ? await this.sql.query<{ id: number }>('select id from calendar_terms where taxonomy = $1 order by id', [kind])
+      : kind === 'listed-event' || kind === 'unlisted-event'
+        ? await this.sql.query<{ id: number }>(`select id from calendar_events where status = any($1::text[]) and ${kind === 'unlisted-event' ? '' : 'not '}hide_from_listings order by id`, [statuses])
+        : await this.sql.query<{ id: number }>(`select id from ${LINKED[kind]} where status = any($1::text[]) order by id`, [statuses]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Moves these posts to the trash, as the legacy site does (their slugs marked `__trashed`). */
+  async trashPosts(kind: 'event' | LinkedKind, ids: readonly number[]): Promise<void> {
+    const table = kind === 'event' ? 'calendar_events' : LINKED[kind];
+    await this.sql.query(`update ${table} set status = 'trash', slug = slug || '__trashed' where id = any($1::int8[]) and status <> 'trash'`, [ids]);
   }
 
   /** Of these event IDs, those the store lacks or holds hidden from listings (the archive never shows them). */

@@ -167,8 +167,17 @@ export class HistoryRepo {
     return row.id;
   }
 
-  /** Imports legacy events with their IDs, then rebuilds the runs and moves the ID sequence past them. */
-  async importEvents(events: (NewHistoryEvent & { id: number })[]): Promise<void> {
+  /**
+   * Imports legacy events with their IDs (`imported`: those of them already imported, left as they are)
+   * and moves the ID sequence past them; the caller rebuilds the runs once the whole log is in.
+   */
+  async importEvents(events: (NewHistoryEvent & { id: number })[], imported: ReadonlySet<number>): Promise<void> {
+    if (!events.length) return;
+    // A legacy event keeps its ID: an event logged here (the admin created at the first start) that
+    // holds one of these IDs moves past the largest, as if logged after the imported ones.
+    const ids = events.map((e) => e.id);
+    await this.sql.query(`select setval('history_events_id_seq', greatest($1, (select last_value from history_events_id_seq)))`, [Math.max(...ids)]);
+    await this.sql.query(`update history_events set id = nextval('history_events_id_seq') where id = any($1::int8[]) and not (id = any($2::int8[]))`, [ids, [...imported]]);
     for (let i = 0; i < events.length; i += 1000) {
       const chunk = events.slice(i, i + 1000);
       await this.sql.query(
@@ -180,8 +189,17 @@ export class HistoryRepo {
         [JSON.stringify(chunk.map((e) => ({ id: e.id, date: e.date, logger: e.logger, level: e.level, message: e.message, message_key: e.messageKey, occasions_id: e.occasionsId, initiator: e.initiator, context: e.context })))],
       );
     }
-    await this.rebuildRuns();
     await this.sql.query(`select setval('history_events_id_seq', greatest((select coalesce(max(id), 1) from history_events), (select last_value from history_events_id_seq)))`);
+  }
+
+  /** Removes these events (gone from the legacy site); the runs are rebuilt by the caller. */
+  async deleteEvents(ids: readonly number[]): Promise<void> {
+    await this.sql.query('delete from history_events where id = any($1::int8[])', [ids]);
+  }
+
+  /** IDs of every event, newest first. */
+  async allIds(): Promise<number[]> {
+    return (await this.sql.query<{ id: number }>('select id from history_events order by id desc')).map((r) => r.id);
   }
 
   /** Recomputes the runs of consecutive occasions over the whole log (after an import or bulk load). */

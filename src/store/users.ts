@@ -105,6 +105,30 @@ export class UserRepo {
     return r.n;
   }
 
+  /**
+   * Users of the legacy site with their IDs, without passwords: importing one again updates its
+   * login, e-mail, name and role and keeps what Lintel holds for it (a password hash, application
+   * passwords). A user whose login or e-mail another user holds here is left out; returns the IDs written.
+   */
+  async importUsers(rows: { id: number; login: string; email: string; displayName: string; role: Role }[]): Promise<number[]> {
+    if (!rows.length) return [];
+    const written = await this.sql.query<{ id: number }>(
+      `insert into users (id, login, email, display_name, role)
+       select x.id, x.login, x.email, x.display_name, x.role from jsonb_to_recordset($1::jsonb) as x(id int8, login text, email text, display_name text, role text)
+       where not exists (select 1 from users u where (u.login = x.login or u.email = x.email) and u.id <> x.id)
+       on conflict (id) do update set login = excluded.login, email = excluded.email, display_name = excluded.display_name, role = excluded.role
+       returning id`,
+      [JSON.stringify(rows.map((r) => ({ id: r.id, login: r.login, email: r.email, display_name: r.displayName, role: r.role })))],
+    );
+    await this.sql.query(`select setval('users_id_seq', greatest($1, (select last_value from users_id_seq)))`, [Math.max(...rows.map((r) => r.id))]);
+    return written.map((r) => r.id);
+  }
+
+  /** Removes these users with their application passwords and sessions. */
+  async delete(ids: readonly number[]): Promise<void> {
+    await this.sql.query('delete from users where id = any($1::int8[])', [ids]);
+  }
+
   /** `legacyCheckedAt`: a legacy site's password, adopted now that the origin accepted it. */
   async addAppPassword(p: { uuid: string; userId: number; appId: string; name: string; hash: string; legacyCheckedAt?: Date }): Promise<AppPasswordRecord> {
     const rows = await this.sql.query<AppPasswordRow>(

@@ -64,7 +64,8 @@ describe('imports and retention', () => {
         { ...event('2026-01-01 10:00:00', 'A', 'k', 'same'), id: 500 },
         { ...event('2026-01-01 10:00:05', 'A', 'k', 'same'), id: 501 },
         { ...event('2026-01-01 10:00:09', 'B', 'k', 'other'), id: 502 },
-      ]);
+      ], new Set());
+      await s.history.rebuildRuns();
       const grouped = await s.history.list({ readable: null, grouped: true }, { limit: 10, offset: 0 });
       expect(grouped.map((r) => [r.id, r.occasions_id, r.run_size])).toEqual([[502, 'other', 1], [501, 'same', 2]]);
       expect(await s.history.count({ readable: null, grouped: true })).toBe(2);

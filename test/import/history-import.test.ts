@@ -113,6 +113,32 @@ describe('lintel import --only history', { timeout: 120_000 }, () => {
     expect(await verifyImport(copy.store, history())).toEqual([]);
   });
 
+  it('brings every legacy entry into a store that logged its own first (the admin created at the first start): those move past them', async () => {
+    const copy = await emptyTarget();
+    const own = await copy.store.history.log({ date: '2026-11-21 12:00:00', logger: 'SimpleUserLogger', level: 'info', message: 'Created the administrator', messageKey: 'user_created', initiator: 'wp_cli', context: {}, occasionsId: 'lintel-own' });
+    const source = await listAll(site.app, 'ungrouped=true');
+    expect(source.events.map((e) => e.id)).toContain(own);
+    await runImport({ store: copy.store, source: site.url, resources: history() });
+    const ids = (await listAll(copy, 'ungrouped=true')).events.map((e) => e.id as number);
+    for (const e of source.events) expect(ids).toContain(e.id);
+    expect(ids).toHaveLength(source.events.length + 1);
+    expect(Math.max(...ids)).toBeGreaterThan(Math.max(...source.events.map((e) => e.id as number)));
+    expect(await verifyImport(copy.store, history())).toEqual([]);
+  });
+
+  it('a sync reads only the new entries, and carries entries deleted on the legacy site', async () => {
+    const copy = await emptyTarget();
+    await runImport({ store: copy.store, source: site.url, resources: history() });
+    await entry({ message: 'After the first sync', level: 'info' });
+    const oldest = Math.min(...(await listAll(site.app, 'ungrouped=true')).events.map((e) => e.id as number));
+    await site.app.store.history.deleteEvents([oldest]);
+    const sync = await runImport({ store: copy.store, source: site.url, resources: history() });
+    // The first page, then the full listing of IDs the counts asked for: the deleted entry is found.
+    expect(sync.resources[0]).toMatchObject({ incremental: true, written: 1, removed: 1 });
+    expect(await copy.store.history.byId(oldest)).toBeNull();
+    expect(await verifyImport(copy.store, history())).toEqual([]);
+  });
+
   it('--verify names the field that differs after a change on one side', async () => {
     const copy = await emptyTarget();
     await runImport({ store: copy.store, source: site.url, resources: history() });

@@ -94,8 +94,8 @@ describe('lintel import', { timeout: 120_000 }, () => {
     const events: ProgressEvent[] = [];
     const summary = await runImport({ store: target.store, source: site.url, resources: importResources(client()), onProgress: (e) => events.push(e) });
     expect(summary.resources.map((r) => r.name)).toEqual([
-      'calendar.categories', 'calendar.tags', 'calendar.venues', 'calendar.organizers', 'calendar.events', 'calendar.unlisted-events',
-      'redirection.settings', 'redirection.groups', 'redirection.redirects', 'history.events',
+      'users.users', 'calendar.categories', 'calendar.tags', 'calendar.venues', 'calendar.organizers', 'calendar.events', 'calendar.unlisted-events',
+      'redirection.settings', 'redirection.groups', 'redirection.redirects', 'redirection.log', 'redirection.404', 'history.events',
     ]);
     expect(events.filter((e) => e.type === 'start' && e.resource === 'calendar.events')).toEqual([expect.objectContaining({ totalPages: 4 })]);
     const [source, copy] = [await readAll(site.app), await readAll(target)];
@@ -146,7 +146,7 @@ describe('lintel import', { timeout: 120_000 }, () => {
       },
     });
     await expect(first).rejects.toThrow();
-    expect(await copy.store.importCheckpoints.get(site.url, 'calendar.events')).toEqual({ resource: 'calendar.events', lastPage: 2, done: false });
+    expect(await copy.store.importCheckpoints.get(site.url, 'calendar.events')).toEqual({ resource: 'calendar.events', lastPage: 2, done: false, syncedFrom: null });
     const half = (await readAll(copy))['events-1'] as { body: { total: number } };
     expect(half.body.total).toBe(100);
     const resumed = await runImport({ store: copy.store, source: site.url, resources: importResources(client(), ['calendar']), batchSize: 50 });
@@ -174,7 +174,60 @@ describe('lintel import', { timeout: 120_000 }, () => {
     await copy.store.sql.query('delete from redirection_items where url = $1', ['/spring-sale']);
     const diffs = await verifyImport(copy.store, importResources(client()));
     expect(diffs).toContainEqual({ resource: 'calendar.events', id: extra.protectedId, field: 'title', source: 'Members-only Tasting', target: 'Changed here' });
+    const springSale = (await site.app.store.redirection.redirects.list({}, 'id', 'asc', { page: 0, perPage: 100 })).items.find((r) => r.url === '/spring-sale')!;
+    expect(diffs).toContainEqual({ resource: 'redirection.redirects', id: springSale.id, field: '(record)', source: 'present', target: 'missing' });
     expect(diffs).toContainEqual(expect.objectContaining({ resource: 'redirection.redirects', field: 'count' }));
+  });
+
+  it('imports users with their roles (no passwords) and both redirection logs', async () => {
+    const editor = await site.app.auth('editor');
+    await site.app.server.inject({ method: 'GET', url: '/no-such-page-for-the-404-log' });
+    const copy = await emptyTarget();
+    await runImport({ store: copy.store, source: site.url, resources: importResources(client(), ['users', 'redirection']) });
+    const strip = (u: { passwordHash: string | null }[]) => u.map(({ passwordHash: _, ...rest }) => rest);
+    expect(strip(await copy.store.users.list())).toEqual(strip(await site.app.store.users.list()));
+    expect((await copy.store.users.list()).every((u) => u.passwordHash === null)).toBe(true);
+    expect((await copy.store.users.byId((await site.app.store.users.list()).find((u) => u.role === 'editor')!.id))?.role).toBe('editor');
+    expect(editor).toMatch(/^Basic /);
+    const minute = (rows: { created: Date }[]) => rows.map((r) => ({ ...r, created: Math.floor(r.created.getTime() / 60_000) }));
+    expect(minute(await copy.store.redirection.logs.all('log'))).toEqual(minute(await site.app.store.redirection.logs.all('log')));
+    expect(minute(await copy.store.redirection.logs.all('404'))).toEqual(minute(await site.app.store.redirection.logs.all('404')));
+    expect((await site.app.store.redirection.logs.all('404')).length).toBeGreaterThan(0);
+  });
+
+  it('a sync after a complete run writes only what changed, reads only the new audit log page, and carries deletions', async () => {
+    const copy = await emptyTarget();
+    await runImport({ store: copy.store, source: site.url, resources: importResources(client()) });
+    const events = (await site.call('GET', `calendar/events/v1/events?${ALL}&start_date=1900-01-01&end_date=2999-12-31&per_page=3`)).json().events;
+    const [renamed, trashed, deleted] = events.map((e: { id: number }) => e.id);
+    await site.call('PATCH', `calendar/events/v1/events/${renamed}`, { title: 'Renamed on the legacy site' });
+    await site.call('DELETE', `calendar/events/v1/events/${trashed}`);
+    // Deleted for good (the legacy site's `force=true`): Lintel's API only trashes.
+    await site.app.store.sql.query('delete from calendar_events where id = $1', [deleted]);
+    const redirect = (await site.app.store.redirection.redirects.list({}, 'id', 'asc', { page: 0, perPage: 1 })).items[0];
+    await site.app.store.redirection.redirects.delete({ ids: [redirect.id] });
+    const progress: ProgressEvent[] = [];
+    const sync = await runImport({ store: copy.store, source: site.url, resources: importResources(client()), onProgress: (e) => progress.push(e) });
+    const of = (name: string) => sync.resources.find((r) => r.name === name)!;
+    expect(of('calendar.events')).toMatchObject({ incremental: true, written: 1, removed: 2 });
+    expect(of('redirection.redirects')).toMatchObject({ incremental: true, written: 0, removed: 1 });
+    expect(of('calendar.venues')).toMatchObject({ written: 0, removed: 0 });
+    // The audit log logged the rename and the trashing: one new page at most, never the whole log.
+    expect(of('history.events').fetched).toBeLessThanOrEqual(100);
+    expect(progress).toContainEqual({ type: 'removed', resource: 'calendar.events', ids: [trashed, deleted].sort((a, b) => a - b) });
+    expect((await copy.store.calendar.event(renamed))!.title).toBe('Renamed on the legacy site');
+    expect((await copy.store.calendar.event(trashed))!.status).toBe('trash');
+    expect((await copy.store.calendar.event(deleted))!.status).toBe('trash');
+    expect(await copy.store.redirection.redirects.byId(redirect.id)).toBeNull();
+    expect(await verifyImport(copy.store, importResources(client()))).toEqual([]);
+    // A record created in Lintel is never removed by a sync.
+    const created = await copy.server.inject({
+      method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: await copy.auth('administrator'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Lintel only', start_date: '2027-09-01 10:00', end_date: '2027-09-01 11:00' }),
+    });
+    const own = created.json().id as number;
+    await runImport({ store: copy.store, source: site.url, resources: importResources(client(), ['calendar']) });
+    expect((await copy.store.calendar.event(own))!.status).toBe('publish');
   });
 
   it('names the URL and the legacy error when the credentials are refused, and writes nothing', async () => {
@@ -193,10 +246,11 @@ describe('lintel import', { timeout: 120_000 }, () => {
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const lines = run.stdout.trim().split('\n');
-      const progress = lines.slice(0, -1).map((l) => JSON.parse(l) as ProgressEvent);
-      expect(progress.filter((p) => p.type === 'done').map((p) => p.resource)).toHaveLength(10);
+      const progress = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as ProgressEvent);
+      expect(lines).toContainEqual(expect.stringMatching(/^calendar\.events: (\d+) read, \1 written, 0 removed$/));
+      expect(progress.filter((p) => p.type === 'done').map((p) => p.resource)).toHaveLength(13);
       expect(progress).toContainEqual(expect.objectContaining({ type: 'batch', resource: 'calendar.events', page: 4, totalPages: 4 }));
-      expect(lines.at(-1)).toMatch(/^imported \d+ records in [\d.]+ s \(\d+ records\/s\)$/);
+      expect(lines.at(-1)).toMatch(/^read \d+ records in [\d.]+ s \(\d+ records\/s\)$/);
       const verify = await box.run([...args, '--verify']);
       expect(verify.stdout).toBe('no differences\n');
       expect(verify.code).toBe(0);

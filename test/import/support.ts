@@ -1,8 +1,8 @@
 /**
  * A "legacy site" for import tests: a Lintel with the demo data and extra records, listening on
  * 127.0.0.1. Lintel serves the legacy contract (and `tribe/events/v1` as an alias) but not WordPress's
- * `wp/v2` post routes; the one the importer reads (an event's password, edit context, administrators
- * only) is added here, answered from the source store as the legacy site answers it.
+ * `wp/v2` routes; those the importer reads (events' passwords, the user list; edit context,
+ * administrators only) are added here, answered from the source store as the legacy site answers them.
  */
 import type { AddressInfo } from 'node:net';
 import { seedDemoOnce } from '../../src/bootstrap.ts';
@@ -70,7 +70,7 @@ export function legacyPostRoutes(app: TestApp, admin: string): void {
     if (req.headers.authorization !== admin) return reply.code(401).send({ code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to edit this post.', data: { status: 401 } });
     const e = await store.calendar.event(Number((req.params as { id: string }).id));
     if (!e) return reply.code(404).send({ code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
-    return { id: e.id, password: e.password };
+    return { id: e.id, status: e.status, password: e.password };
   });
   // The post list as the legacy site pages it: `X-WP-Total(Pages)` headers, `page` from 1.
   app.server.get('/wp-json/wp/v2/tribe_events', async (req, reply) => {
@@ -81,5 +81,15 @@ export function legacyPostRoutes(app: TestApp, admin: string): void {
     const rows = await store.sql.query<{ id: number; password: string }>(`select id, password from calendar_events where status <> 'trash' order by id`);
     reply.header('X-WP-Total', String(rows.length)).header('X-WP-TotalPages', String(Math.ceil(rows.length / perPage)));
     return rows.slice((page - 1) * perPage, page * perPage);
+  });
+  // The user list in edit context (administrators): logins, e-mails and roles, never passwords.
+  app.server.get('/wp-json/wp/v2/users', async (req, reply) => {
+    if (req.headers.authorization !== admin) return reply.code(400).send({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to list users.', data: { status: 400 } });
+    const q = req.query as { page?: string; per_page?: string };
+    const perPage = Number(q.per_page ?? 10);
+    const page = Number(q.page ?? 1);
+    const users = await store.users.list();
+    reply.header('X-WP-Total', String(users.length)).header('X-WP-TotalPages', String(Math.ceil(users.length / perPage)));
+    return users.slice((page - 1) * perPage, page * perPage).map((u) => ({ id: u.id, username: u.login, email: u.email, name: u.displayName, roles: [u.role] }));
   });
 }

@@ -127,6 +127,34 @@ export class RedirectionLogRepo {
     return rows.map(kind === 'log' ? toLog : toLogBase);
   }
 
+  /** Rows of the legacy site with their IDs; importing one again replaces it. The ID sequence moves past them. */
+  async importRows(kind: LogKind, rows: (LogRow | NotFoundRow)[]): Promise<void> {
+    if (!rows.length) return;
+    const table = LOG_TABLE[kind];
+    const cols = ['id', 'created', 'url', 'domain', 'agent', 'referrer', 'http_code', 'request_method', 'request_data', 'ip', ...(kind === 'log' ? ['sent_to', 'redirect_by', 'redirection_id'] : [])];
+    const values = rows.map((r) => {
+      const base = [r.id, r.created.toISOString(), r.url, r.domain, r.agent, r.referrer, r.httpCode, r.requestMethod, r.requestData, r.ip];
+      return kind === 'log' ? [...base, (r as LogRow).sentTo, (r as LogRow).redirectBy, (r as LogRow).redirectionId] : base;
+    });
+    await this.sql.query(
+      `insert into ${table} (${cols.join(', ')}) select ${cols.join(', ')} from jsonb_populate_recordset(null::${table}, $1::jsonb)
+       on conflict (id) do update set ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`,
+      [JSON.stringify(values.map((v) => Object.fromEntries(cols.map((c, i) => [c, v[i]]))))],
+    );
+    await this.sql.query(`select setval('${table}_id_seq', greatest($1, (select last_value from ${table}_id_seq)))`, [Math.max(...rows.map((r) => r.id))]);
+  }
+
+  /** Rows of a log by ID. */
+  async byIds(kind: LogKind, ids: readonly number[]): Promise<(LogRow | NotFoundRow)[]> {
+    const rows = await this.sql.query<LogRecord>(`select * from ${LOG_TABLE[kind]} where id = any($1::int8[])`, [ids]);
+    return rows.map(kind === 'log' ? toLog : toLogBase);
+  }
+
+  /** Every ID of a log. */
+  async ids(kind: LogKind): Promise<number[]> {
+    return (await this.sql.query<{ id: number }>(`select id from ${LOG_TABLE[kind]} order by id`)).map((r) => r.id);
+  }
+
   /** Both logs emptied. */
   async clear(): Promise<void> {
     await this.sql.query('delete from redirection_logs');
