@@ -1,10 +1,12 @@
 /**
  * OpenAPI 3.1 for every served namespace, generated from the same route declarations that
- * validate requests (argument schemas through `argJsonSchema`), so the document cannot drift
- * from what Lintel accepts. Legacy patterns become OpenAPI paths: `(?P<id>\d+)` is `{id}` with
- * the group's regex as the parameter's `pattern`.
+ * validate requests (argument schemas through `jsonSchema`) and declare their responses, so the
+ * document cannot drift from what Lintel accepts. Legacy patterns become OpenAPI paths:
+ * `(?P<id>\d+)` is `{id}` with the group's regex as the parameter's `pattern`.
  */
-import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
+import { roles, type User } from '../auth/roles.ts';
+import { isRequired, jsonSchema, type JsonSchema } from './describe.ts';
+import type { Permission } from './permission.ts';
 import type { CompiledRoute, RouteTable } from './router.ts';
 import type { Endpoint, Method } from './route.ts';
 
@@ -53,7 +55,20 @@ const errorSchema: JsonSchema = {
   },
 };
 
-function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams: PathParam[]): JsonSchema {
+/** The roles a permission lets in at all (per-record checks aside); every role when it is public. */
+export function rolesAllowed(p: Permission<never>): { public: boolean; roles: string[] } {
+  const user = (role: User['role']): User => ({ id: 0, login: role, email: '', displayName: role, role });
+  return { public: p.allows(null), roles: roles.filter((r) => p.allows(user(r))) };
+}
+
+/** A URL-safe operationId from the method and the path template: `get-calendar-events-v1-events-id`. */
+export function operationId(method: Method, path: string): string {
+  return [method.toLowerCase(), ...path.split(/[^A-Za-z0-9]+/).filter(Boolean)].join('-').toLowerCase();
+}
+
+const errorResponse = { description: 'A WordPress-style error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+function operation(route: CompiledRoute, e: Endpoint, method: Method, path: string, pathParams: PathParam[]): JsonSchema {
   const inPath = new Set(pathParams.map((p) => p.name));
   const args = Object.entries(e.args).filter(([name]) => !inPath.has(name));
   const parameters: JsonSchema[] = pathParams.map((p) => {
@@ -62,16 +77,25 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams
       name: p.name,
       in: 'path',
       required: true,
-      schema: { ...(declared ? argJsonSchema(declared) : { type: 'string' }), pattern: p.pattern },
+      schema: { ...(declared ? jsonSchema(declared) : { type: 'string' }), pattern: p.pattern },
     };
   });
+  const access = rolesAllowed(e.permission);
+  const reply = e.response;
   const op: JsonSchema = {
     tags: [route.namespace || 'core'],
-    operationId: `${method.toLowerCase()} ${route.pattern}`,
+    summary: e.summary ?? `${method} ${route.namespace ? path.slice(route.namespace.length + 1) || '/' : path}`,
+    description: access.public
+      ? 'Public (some records may still need credentials).'
+      : `Needs credentials of a user with one of the roles: ${access.roles.join(', ') || 'none'}.`,
+    operationId: operationId(method, path),
+    'x-roles': access.public ? ['anonymous', ...access.roles] : access.roles,
+    security: access.public ? [{}, { applicationPassword: [] }] : [{ applicationPassword: [] }],
     parameters,
     responses: {
-      '200': { description: 'The legacy response body', content: { 'application/json': { schema: {} } } },
-      default: { description: 'A WordPress-style error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      [String(reply.status)]: { description: 'Success', content: { [reply.contentType]: { schema: jsonSchema(reply.body) } } },
+      '4XX': errorResponse,
+      default: errorResponse,
     },
   };
   if (e.allowBatch) op['x-allow-batch'] = true;
@@ -80,7 +104,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams
     const properties: JsonSchema = {};
     const required: string[] = [];
     for (const [name, schema] of args) {
-      properties[name] = argJsonSchema(schema);
+      properties[name] = jsonSchema(schema);
       if (isRequired(schema)) required.push(name);
     }
     const body = { type: 'object', properties, ...(required.length ? { required } : {}) };
@@ -89,7 +113,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams
     };
   } else {
     for (const [name, schema] of args) {
-      parameters.push({ name, in: 'query', required: isRequired(schema), schema: argJsonSchema(schema) });
+      parameters.push({ name, in: 'query', required: isRequired(schema), schema: jsonSchema(schema) });
     }
   }
   return op;
@@ -110,12 +134,12 @@ export function openApiDocument(table: RouteTable, opts: { restBase: string; tit
     const tag = route.namespace || 'core';
     if (!tags.has(tag)) tags.set(tag, { name: tag, ...(opts.aliases[tag]?.length ? { 'x-aliases': opts.aliases[tag] } : {}) });
     for (const e of route.decl.endpoints) {
-      for (const method of e.methods) item[method.toLowerCase()] ??= operation(route, e, method, params);
+      for (const method of e.methods) item[method.toLowerCase()] ??= operation(route, e, method, path || '/', params);
     }
   }
   return {
     openapi: '3.1.0',
-    info: { title: opts.title, version: '1', description: 'Generated from the route declarations Lintel validates with.' },
+    info: { title: opts.title, version: '1', description: 'Generated from the route declarations Lintel validates with.', license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: opts.restBase }],
     tags: [...tags.values()],
     paths,
@@ -123,6 +147,5 @@ export function openApiDocument(table: RouteTable, opts: { restBase: string; tit
       schemas: { Error: errorSchema },
       securitySchemes: { applicationPassword: { type: 'http', scheme: 'basic', description: 'login and application password' } },
     },
-    security: [{}, { applicationPassword: [] }],
   };
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { roleDisplayNames } from '../../auth/roles.ts';
 import { arg } from '../../contract/args.ts';
+import { json } from '../../contract/reply.ts';
 import { needs } from '../../contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { Services } from '../../services.ts';
@@ -42,10 +43,11 @@ function productChoices(products: ShopProduct[]): { label: string; value: number
 export function blocksRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
   const products = productChoices(loadShopProducts(services.config.shopProductsFile));
   return [
-    route(NAMESPACE, P('/get_roles'), endpoint({ methods: ['GET'], args: {}, permission: editor, handler: () => ({ body: roleDisplayNames }) })),
+    route(NAMESPACE, P('/get_roles'), endpoint({ methods: ['GET'], args: {}, response: json(z.record(z.string(), z.string()).meta({ description: 'Role slug to display name' })), permission: editor, handler: () => ({ body: roleDisplayNames }) })),
     route(NAMESPACE, P('/generate_hash'), endpoint({
       methods: ['POST'],
       args: { custom_php: arg.string() },
+      response: json(z.string().meta({ description: 'The HMAC-SHA256 of the snippet, in hex' })),
       permission: editor,
       handler: async (ctx, a) => {
         const key = await ctx.store.secrets.get(SIGNING_SECRET, () => randomBytes(32).toString('hex'));
@@ -53,6 +55,6 @@ export function blocksRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
         return { body: createHmac('sha256', key).update(a.custom_php ?? '').digest('hex') };
       },
     })),
-    route(NAMESPACE, P('/get_shop_products'), endpoint({ methods: ['GET'], args: {}, permission: editor, handler: () => ({ body: products }) })),
+    route(NAMESPACE, P('/get_shop_products'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(z.object({ label: z.string(), value: z.int() }))), permission: editor, handler: () => ({ body: products }) })),
   ];
 }
