@@ -16,6 +16,7 @@ import { FAMILIES, barProgress, importResources, jsonProgress, type Family } fro
 import { runImport, verifyImport } from './import/resource.ts';
 import { formatShadowReport } from './namespaces/lintel/shadow.ts';
 import { openStore, type OpenStore } from './store/store.ts';
+import { startupFailure } from './startup-errors.ts';
 import packageJson from '../package.json' with { type: 'json' };
 
 function config(): Config {
@@ -94,7 +95,11 @@ program
     const cfg = config();
     const store = await openStore(cfg);
     const clock = cfg.clock ? pinnedClock(cfg.clock) : systemClock;
-    const { server } = await buildApp({ config: cfg, store });
+    // A start that fails (a file the namespaces read) closes the store, so the process can exit.
+    const { server } = await buildApp({ config: cfg, store }).catch(async (e: unknown) => {
+      await store.close();
+      throw e;
+    });
     if (cfg.demoData) await seedDemoOnce(store, clock);
     let address: string;
     try {
@@ -248,7 +253,13 @@ program
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
-  if (!(e instanceof ManageError || e instanceof DataDirLocked)) throw e;
-  process.stderr.write(`lintel: ${e.message}\n`);
-  process.exitCode = 1;
+  if (e instanceof ManageError || e instanceof DataDirLocked) {
+    process.stderr.write(`lintel: ${e.message}\n`);
+    process.exitCode = 1;
+  } else {
+    const failure = startupFailure(e, process.env.DATABASE_URL);
+    if (failure === null) throw e;
+    process.stderr.write(`${failure}\n`);
+    process.exitCode = e instanceof ConfigError ? 2 : 1;
+  }
 }

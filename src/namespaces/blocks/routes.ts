@@ -7,6 +7,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { roleDisplayNames } from '../../auth/roles.ts';
+import { ConfigError } from '../../config.ts';
 import { arg } from '../../contract/args.ts';
 import { json } from '../../contract/reply.ts';
 import { needs } from '../../contract/permission.ts';
@@ -27,8 +28,15 @@ type ShopProduct = z.infer<typeof productFile>[number];
 /** The configured product list (LINTEL_SHOP_PRODUCTS), checked at start; none configured: no shop. */
 function loadShopProducts(file: string | undefined): ShopProduct[] {
   if (!file) return [];
-  const r = productFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!r.success) throw new Error(`LINTEL_SHOP_PRODUCTS ${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const invalid = (why: string) => new ConfigError(`Invalid configuration:\n  LINTEL_SHOP_PRODUCTS=${file}: ${why}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw invalid(`cannot read it as JSON: ${(e as Error).message}`);
+  }
+  const r = productFile.safeParse(data);
+  if (!r.success) throw invalid(r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   return r.data;
 }
 
