@@ -66,6 +66,11 @@ export function operationId(method: Method, path: string): string {
   return [method.toLowerCase(), ...path.split(/[^A-Za-z0-9]+/).filter(Boolean)].join('-').toLowerCase();
 }
 
+/** A parameter, with its schema's description where renderers show it. */
+function parameter(name: string, where: 'path' | 'query', required: boolean, schema: JsonSchema): JsonSchema {
+  return { name, in: where, required, ...(typeof schema.description === 'string' ? { description: schema.description } : {}), schema };
+}
+
 const errorResponse = { description: 'A WordPress-style error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
 function operation(route: CompiledRoute, e: Endpoint, method: Method, path: string, pathParams: PathParam[]): JsonSchema {
@@ -73,12 +78,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, path: stri
   const args = Object.entries(e.args).filter(([name]) => !inPath.has(name));
   const parameters: JsonSchema[] = pathParams.map((p) => {
     const declared = e.args[p.name];
-    return {
-      name: p.name,
-      in: 'path',
-      required: true,
-      schema: { ...(declared ? jsonSchema(declared) : { type: 'string' }), pattern: p.pattern },
-    };
+    return parameter(p.name, 'path', true, { ...(declared ? jsonSchema(declared) : { type: 'string' }), pattern: p.pattern });
   });
   const access = rolesAllowed(e.permission);
   const reply = e.response;
@@ -113,7 +113,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, path: stri
     };
   } else {
     for (const [name, schema] of args) {
-      parameters.push({ name, in: 'query', required: isRequired(schema), schema: jsonSchema(schema) });
+      parameters.push(parameter(name, 'query', isRequired(schema), jsonSchema(schema)));
     }
   }
   return op;
