@@ -20,8 +20,13 @@ export type JsonSchema = Record<string, unknown>;
  * A schema as standard JSON Schema 2020-12 (what OpenAPI 3.1 takes): zod's output without the
  * `$schema` marker and the safe-integer bounds zod adds to every integer.
  */
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
-  return standard(z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema);
+export function jsonSchema(schema: z.ZodType): JsonSchema {
+  return standard(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema);
+}
+
+/** The same in OpenAPI 3.0's dialect, every part inline (named parts too) and without descriptions. */
+export function inlineOpenApi30Schema(schema: z.ZodType): JsonSchema {
+  return standard(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'openapi-3.0', metadata: z.registry() }) as JsonSchema);
 }
 
 function standard(s: JsonSchema): JsonSchema {

@@ -73,7 +73,18 @@ function parameter(name: string, where: 'path' | 'query', required: boolean, sch
 
 const errorResponse = { description: 'A WordPress-style error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
-function operation(route: CompiledRoute, e: Endpoint, method: Method, path: string, pathParams: PathParam[]): JsonSchema {
+/**
+ * A response schema whose named parts (zod `.meta({ id })`, e.g. `Event`) become components,
+ * referenced from every answer that holds them instead of repeated in each.
+ */
+export function withComponents(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const toComponents = (s: JsonSchema) => JSON.parse(JSON.stringify(s).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= toComponents(def);
+  return toComponents(rest);
+}
+
+function operation(route: CompiledRoute, e: Endpoint, method: Method, path: string, pathParams: PathParam[], components: Record<string, JsonSchema>): JsonSchema {
   const inPath = new Set(pathParams.map((p) => p.name));
   const args = Object.entries(e.args).filter(([name]) => !inPath.has(name));
   const parameters: JsonSchema[] = pathParams.map((p) => {
@@ -93,7 +104,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, path: stri
     security: access.public ? [{}, { applicationPassword: [] }] : [{ applicationPassword: [] }],
     parameters,
     responses: {
-      [String(reply.status)]: { description: 'Success', content: { [reply.contentType]: { schema: jsonSchema(reply.body) } } },
+      [String(reply.status)]: { description: 'Success', content: { [reply.contentType]: { schema: withComponents(jsonSchema(reply.body), components) } } },
       '4XX': errorResponse,
       default: errorResponse,
     },
@@ -126,6 +137,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, path: stri
 export function openApiDocument(table: RouteTable, opts: { restBase: string; title: string; aliases: Record<string, string[]> }): OpenApiDocument {
   const aliasOf = new Set(Object.values(opts.aliases).flat());
   const paths: OpenApiDocument['paths'] = {};
+  const schemas: Record<string, JsonSchema> = { Error: errorSchema };
   const tags = new Map<string, JsonSchema>();
   for (const route of table.routes) {
     if (aliasOf.has(route.namespace)) continue;
@@ -134,7 +146,7 @@ export function openApiDocument(table: RouteTable, opts: { restBase: string; tit
     const tag = route.namespace || 'core';
     if (!tags.has(tag)) tags.set(tag, { name: tag, ...(opts.aliases[tag]?.length ? { 'x-aliases': opts.aliases[tag] } : {}) });
     for (const e of route.decl.endpoints) {
-      for (const method of e.methods) item[method.toLowerCase()] ??= operation(route, e, method, path || '/', params);
+      for (const method of e.methods) item[method.toLowerCase()] ??= operation(route, e, method, path || '/', params, schemas);
     }
   }
   return {
@@ -144,7 +156,7 @@ export function openApiDocument(table: RouteTable, opts: { restBase: string; tit
     tags: [...tags.values()],
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas,
       securitySchemes: { applicationPassword: { type: 'http', scheme: 'basic', description: 'login and application password' } },
     },
   };

@@ -1,6 +1,6 @@
 /** `/doc`: an OpenAPI 3.0.0 document generated from the route declarations and the object schemas. */
 import { z } from 'zod';
-import { argJsonSchema, isRequired } from '../../contract/describe.ts';
+import { argJsonSchema, inlineOpenApi30Schema, isRequired } from '../../contract/describe.ts';
 import type { RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import { NAMESPACE } from './common.ts';
@@ -10,7 +10,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 // The components the legacy document lists, from the schemas `/openapi.json` declares.
 const components = { ImageSize, CostDetails, Term, Image, DateDetails, Venue, Organizer, Event };
-const schemas = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, z.toJSONSchema(s, { target: 'openapi-3.0', unrepresentable: 'any' })]));
+const schemas = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, inlineOpenApi30Schema(s)]));
 
 /** The legacy document's outline, as `/openapi.json` declares it. */
 export const legacyDoc = z.looseObject({ openapi: z.literal('3.0.0'), info: z.looseObject({ title: z.string(), version: z.string() }), components: z.looseObject({}), servers: z.array(z.object({ url: z.string() })), paths: z.record(z.string(), z.looseObject({})) });

@@ -12,7 +12,7 @@ export const HistoryEvent = z.object({
   sticky: z.boolean(), sticky_appended: z.boolean(), backfilled: z.boolean(),
   reactions: z.union([z.record(str, z.object({ count: int, user_ids: z.array(int), user_names: z.array(str), reacted: z.boolean() })), z.tuple([])]).optional(),
   context: z.record(str, z.unknown()).nullable(), permalink: str,
-});
+}).meta({ id: 'HistoryEvent' });
 
 export const DateRange = z.object({ from: int, to: int, from_formatted: str, to_formatted: str, duration_days: int });
 /** A stats answer: its date range and the figures the stat names (each stat its own). */

@@ -36,7 +36,7 @@ export const OembedDocument = z.looseObject({
   author_name: z.string().optional(), author_url: z.string().optional(), title: z.string().optional(),
   width: z.int().nullable().optional(), height: z.int().nullable().optional(), html: z.string().optional(), url: z.string().optional(),
   thumbnail_url: z.string().optional(), thumbnail_width: z.int().optional(), thumbnail_height: z.int().optional(),
-});
+}).meta({ id: 'OembedDocument' });
 
 export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unknown, secret = embedSecret()): Record<string, unknown> {
   const { width, height } = embedSize(maxwidth);

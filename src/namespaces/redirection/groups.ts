@@ -37,7 +37,7 @@ export async function groupList(ctx: RestContext, p: ListParams): Promise<RestRe
 
 /** Groups by module, as the settings and the group pickers show them. */
 export function groupsDropdown(groups: GroupRow[]) {
-  const out: { label: string; value: { label: string; value: number }[] }[] = [];
+  const out: z.infer<typeof GroupsDropdown> = [];
   for (const [id, label] of Object.entries(MODULES)) {
     const value = groups.filter((g) => g.moduleId === Number(id)).map((g) => ({ label: g.name, value: g.id }));
     if (value.length) out.push({ label, value });

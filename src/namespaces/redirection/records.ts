@@ -37,7 +37,7 @@ export const RedirectJson = z.object({
   position: int,
   last_access: str.meta({ description: 'The last hit in the site\'s `date_format`, or "-" when never hit.' }),
   enabled: z.boolean(),
-});
+}).meta({ id: 'Redirect' });
 export type RedirectJson = z.infer<typeof RedirectJson>;
 
 export const GroupJson = z.object({
@@ -48,7 +48,7 @@ export const GroupJson = z.object({
   moduleName: str,
   enabled: z.boolean(),
   default: z.literal(true).optional().meta({ description: 'Only in `GET /group` lists, on the group whose ID is the setting `last_group_id`.' }),
-});
+}).meta({ id: 'RedirectGroup' });
 export type GroupJson = z.infer<typeof GroupJson>;
 
 export const LogBaseJson = z.object({

@@ -95,11 +95,20 @@ function rows(op: JsonSchema): Row[] {
   return out;
 }
 
+/** The schema with its references to the document's components replaced by the components (they hold no cycles). */
+function inlined(value: unknown, components: Record<string, JsonSchema>): unknown {
+  if (Array.isArray(value)) return value.map((v) => inlined(v, components));
+  if (typeof value !== 'object' || value === null) return value;
+  const ref = (value as JsonSchema).$ref;
+  if (typeof ref === 'string') return inlined(components[ref.slice('#/components/schemas/'.length)], components);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inlined(v, components)]));
+}
+
 /** The success answer: status, content type, its top-level fields and an example body. */
-function responseHtml(op: JsonSchema): string {
+function responseHtml(op: JsonSchema, components: Record<string, JsonSchema>): string {
   const [status, response] = Object.entries(op.responses as Record<string, JsonSchema>)[0]!;
   const [type, media] = Object.entries((response.content ?? {}) as Record<string, { schema: JsonSchema }>)[0] ?? ['', { schema: {} }];
-  const schema = media.schema;
+  const schema = inlined(media.schema, components) as JsonSchema;
   const fields = Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {});
   const table = fields.length
     ? `<table><thead><tr><th scope="col">field</th><th scope="col">type</th></tr></thead><tbody>${fields
@@ -110,7 +119,7 @@ function responseHtml(op: JsonSchema): string {
   return `<p class="ok">Answers <strong>${escapeHtml(status)}</strong> <code>${escapeHtml(type)}</code>: ${escapeHtml(typeOf(schema))}${schema.description ? ` (${escapeHtml(String(schema.description))})` : ''}.</p>${table}${example}`;
 }
 
-function operationHtml(method: string, path: string, op: JsonSchema): string {
+function operationHtml(method: string, path: string, op: JsonSchema, components: Record<string, JsonSchema>): string {
   const params = rows(op);
   const table = params.length
     ? `<table><thead><tr><th scope="col">parameter</th><th scope="col">in</th><th scope="col">type</th><th scope="col">required</th><th scope="col">default</th><th scope="col">description</th></tr></thead><tbody>${params
@@ -125,16 +134,17 @@ function operationHtml(method: string, path: string, op: JsonSchema): string {
   const batch = op['x-allow-batch'] ? ' <span class="tag">batch/v1</span>' : '';
   const roles = op['x-roles'] as string[];
   const who = roles.includes('anonymous') ? 'Anyone (some records need credentials).' : `Needs a user with the role: ${roles.join(', ')}.`;
-  return `<section class="op"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code>${batch}</h3><p>${escapeHtml(String(op.summary ?? ''))}</p><p class="who">${escapeHtml(who)}</p>${table}${responseHtml(op)}</section>`;
+  return `<section class="op"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code>${batch}</h3><p>${escapeHtml(String(op.summary ?? ''))}</p><p class="who">${escapeHtml(who)}</p>${table}${responseHtml(op, components)}</section>`;
 }
 
 export function apiDocsPage(doc: OpenApiDocument, siteName: string): string {
+  const components = (doc.components as { schemas: Record<string, JsonSchema> }).schemas;
   const byTag = new Map<string, string[]>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const tag = String((op.tags as string[])[0]);
       if (!byTag.has(tag)) byTag.set(tag, []);
-      byTag.get(tag)!.push(operationHtml(method, path, op));
+      byTag.get(tag)!.push(operationHtml(method, path, op, components));
     }
   }
   const anchor = (tag: string) => `ns-${tag.replace(/[^a-z0-9]+/gi, '-')}`;
