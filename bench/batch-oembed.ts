@@ -4,6 +4,8 @@
  * (a local node:http server on 127.0.0.1, allow-listed). Runs on an in-memory store with routes
  * declared here, so it needs no calendar data.
  */
+import { z } from 'zod';
+import { json } from '../src/contract/reply.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
@@ -49,6 +51,7 @@ export async function run(): Promise<Array<Record<string, unknown>>> {
       endpoint({
         methods: ['POST'],
         args: { name: arg.string({ required: true }) },
+        response: json(z.object({ name: z.string() }), 201),
         permission: needs('edit_posts'),
         allowBatch: true,
         async handler(ctx, a) {

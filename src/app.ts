@@ -32,7 +32,7 @@ import { loadMappings, type Mappings } from './mappings.ts';
 import { buildRouteTable } from './route-table.ts';
 import type { Services } from './services.ts';
 import { siteHandlers } from './site/handlers.ts';
-import { API_DOCS_CSP, apiDocsPage } from './site/pages/api-docs.ts';
+import { API_DOCS_ASSETS, API_DOCS_CSP, apiDocsPage } from './site/pages/api-docs.ts';
 import { MIGRATION_PATH, migrationPage } from './site/pages/migration.ts';
 import { startHistoryRetention } from './namespaces/history/retention.ts';
 import type { OpenStore } from './store/store.ts';
@@ -193,6 +193,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     const site = await store.options.site();
     return reply.type('text/html; charset=UTF-8').header('Content-Security-Policy', API_DOCS_CSP).send(apiDocsPage(apiDocument(), site.name));
   });
+  // The renderer's files, read once from node_modules on first use.
+  const assets = new Map<string, string>();
+  for (const [name, asset] of Object.entries(API_DOCS_ASSETS)) {
+    server.get(`/api-docs/${name}`, async (_req, reply) => {
+      let body = assets.get(name);
+      if (body === undefined) assets.set(name, (body = asset.body()));
+      return reply.type(asset.type).header('Cache-Control', 'public, max-age=3600').send(body);
+    });
+  }
 
   server.get(MIGRATION_PATH, (req, reply) => migrationPage(services, req, reply));
 

@@ -1,9 +1,12 @@
 /** The `lintel` command line: serve, and manage users and application passwords. */
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, Option } from 'commander';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { callAdminSocket, listenAdminSocket } from './admin-socket.ts';
 import { roles } from './auth/roles.ts';
-import { ensureAdmin, seedDemoOnce } from './bootstrap.ts';
+import { ensureAdmin, seedDemoOnce, type FirstStart } from './bootstrap.ts';
 import { pinnedClock, systemClock } from './clock.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { fail, ManageError, runManage, type ManageCommand } from './manage.ts';
@@ -13,6 +16,7 @@ import { FAMILIES, barProgress, importResources, jsonProgress, type Family } fro
 import { runImport, verifyImport } from './import/resource.ts';
 import { formatShadowReport } from './namespaces/lintel/shadow.ts';
 import { openStore, type OpenStore } from './store/store.ts';
+import { startupFailure } from './startup-errors.ts';
 import packageJson from '../package.json' with { type: 'json' };
 
 function config(): Config {
@@ -53,6 +57,33 @@ async function manage(command: ManageCommand, args: object): Promise<void> {
   process.stdout.write(output);
 }
 
+const CREDENTIALS_FILE = 'first-start-credentials.txt';
+
+/**
+ * The administrator's credentials, made on the first start, are shown once: on the terminal, or
+ * (stdout is a log collector) in a file only the owner can read, whose path the log names. The
+ * log never holds them.
+ */
+function showFirstCredentials(first: FirstStart, cfg: Config, log: FastifyBaseLogger): void {
+  const text = [
+    'Lintel created the administrator for this store. These are shown only now:',
+    `  user:                 ${first.login}`,
+    `  login password:       ${first.loginPassword}   (the authorize-application page)`,
+    `  application password: ${first.appPassword}`,
+    `  try: curl -u '${first.login}:${first.appPassword}' ${cfg.baseUrl}/${cfg.restPrefix}/`,
+  ].join('\n');
+  if (process.stdout.isTTY) {
+    process.stdout.write(`\n${text}\n\n`);
+    return;
+  }
+  const file = path.join(cfg.dataDir, CREDENTIALS_FILE);
+  mkdirSync(cfg.dataDir, { recursive: true });
+  writeFileSync(file, `${text}\n`, { mode: 0o600 });
+  // An existing file keeps its mode on write.
+  chmodSync(file, 0o600);
+  log.warn({ file }, 'first start: the administrator\'s credentials are in this file (readable by this user only); read it, then delete it');
+}
+
 const program = new Command('lintel')
   .description('A gateway that serves a legacy content site\'s JSON API from PostgreSQL.')
   .version(packageJson.version, '-V, --version');
@@ -64,11 +95,10 @@ program
     const cfg = config();
     const store = await openStore(cfg);
     const clock = cfg.clock ? pinnedClock(cfg.clock) : systemClock;
+    // A start that fails (a file the namespaces read) closes the store, so the process can exit.
     const { server } = await buildApp({ config: cfg, store }).catch(async (e: unknown) => {
-      if (!(e instanceof ConfigError)) throw e;
-      process.stderr.write(`lintel: ${e.message}\n`);
       await store.close();
-      process.exit(2);
+      throw e;
     });
     if (cfg.demoData) await seedDemoOnce(store, clock);
     let address: string;
@@ -83,20 +113,7 @@ program
     if (cfg.port === 0 && !process.env.LINTEL_BASE_URL) cfg.baseUrl = `http://localhost:${new URL(address).port}`;
     // Only once listening: credentials made before a failed start (port taken) would never be shown.
     const first = await ensureAdmin(store);
-    if (first) {
-      // Printed once, to the terminal, never to the log.
-      process.stdout.write(
-        [
-          '',
-          'Lintel created the administrator for this store. These are shown only now:',
-          `  user:                 ${first.login}`,
-          `  login password:       ${first.loginPassword}   (the authorize-application page)`,
-          `  application password: ${first.appPassword}`,
-          `  try: curl -u '${first.login}:${first.appPassword}' ${cfg.baseUrl}/${cfg.restPrefix}/`,
-          '',
-        ].join('\n') + '\n',
-      );
-    }
+    if (first) showFirstCredentials(first, cfg, server.log);
     // Only the embedded store needs it: on PostgreSQL the command line opens the database itself.
     const admin =
       store.kind === 'pglite'
@@ -249,7 +266,13 @@ program
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
-  if (!(e instanceof ManageError || e instanceof DataDirLocked)) throw e;
-  process.stderr.write(`lintel: ${e.message}\n`);
-  process.exitCode = 1;
+  if (e instanceof ManageError || e instanceof DataDirLocked) {
+    process.stderr.write(`lintel: ${e.message}\n`);
+    process.exitCode = 1;
+  } else {
+    const failure = startupFailure(e, process.env.DATABASE_URL);
+    if (failure === null) throw e;
+    process.stderr.write(`${failure}\n`);
+    process.exitCode = e instanceof ConfigError ? 2 : 1;
+  }
 }

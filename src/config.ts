@@ -159,9 +159,14 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** A URL as messages may show it: its password replaced by `***`. */
+export function hidePassword(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+}
+
 /** The value as the error message may show it: never a database password. */
 function shown(name: string, value: string | undefined): string | undefined {
-  return (name === 'DATABASE_URL' || name === 'LINTEL_SMTP_URL') && value ? value.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@') : value;
+  return (name === 'DATABASE_URL' || name === 'LINTEL_SMTP_URL') && value ? hidePassword(value) : value;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -142,4 +142,39 @@ describe('lintel command line', { timeout: 120_000 }, () => {
     expect(code).toBe(2);
     expect(stderr).toContain('PORT="eighty"');
   });
+
+  // Each failure is one line on stderr (no stack trace) and a non-zero exit, as a bad setting is.
+  describe('start-up failures', () => {
+    const oneLine = (stderr: string) => {
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      return stderr.trimEnd();
+    };
+
+    it('a database that does not answer', async () => {
+      // Port 1 on loopback: nothing listens, the connection is refused at once.
+      const { code, stderr } = await box.run(['serve'], { DATABASE_URL: 'postgres://lintel:secret@127.0.0.1:1/lintel' });
+      expect(code).toBe(1);
+      expect(oneLine(stderr)).toBe('Cannot start: cannot reach the database at postgres://lintel:***@127.0.0.1:1/lintel: connect ECONNREFUSED 127.0.0.1:1');
+    });
+
+    it.skipIf(storeLane !== 'postgres')('a database server that refuses the database named (PostgreSQL lane only: it needs a server)', async () => {
+      const url = new URL(box.env.DATABASE_URL!);
+      url.pathname = '/lintel_no_such_database';
+      const { code, stderr } = await box.run(['serve'], { DATABASE_URL: url.href });
+      expect(code).toBe(1);
+      expect(oneLine(stderr)).toMatch(/^Cannot start: the database at .* refused Lintel: database "lintel_no_such_database" does not exist \(SQLSTATE 3D000\)$/);
+    });
+
+    it('a missing LINTEL_SHOP_PRODUCTS file: a configuration error, naming the setting', async () => {
+      const { code, stderr } = await box.run(['serve'], { LINTEL_SHOP_PRODUCTS: '/nonexistent/products.json' });
+      expect(code).toBe(2);
+      expect(stderr.trimEnd().split('\n')).toEqual(['Invalid configuration:', "  LINTEL_SHOP_PRODUCTS=/nonexistent/products.json: cannot read it as JSON: ENOENT: no such file or directory, open '/nonexistent/products.json'"]);
+    });
+
+    it('a mappings folder without its files', async () => {
+      const { code, stderr } = await box.run(['serve'], { LINTEL_MAPPINGS_DIR: '/nonexistent' });
+      expect(code).toBe(1);
+      expect(oneLine(stderr)).toBe('Cannot start: cannot read /nonexistent/namespaces.json: no such file or directory');
+    });
+  });
 });

@@ -2,7 +2,10 @@
  * Lintel started as users start it (`node bin/lintel.js serve`), on a fresh store with demo data:
  * first-start credentials, the API, health checks, and a graceful SIGTERM.
  */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
 
@@ -34,10 +37,15 @@ function slowPost(address: string, path: string) {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('lintel serve, end to end', { timeout: 180_000 }, () => {
-  it('prints the admin credentials once, serves the API and health checks, and drains on SIGTERM', async () => {
+  it('writes the admin credentials once to a 0600 file it names in the log, serves the API and health checks, and drains on SIGTERM', async () => {
     const server = box.start(['serve']);
     const address = await listening(server);
-    const out = server.stdout();
+    // Without a terminal, stdout is the JSON log: the credentials go to a file the log names.
+    const named = server.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { file?: string }).find((l) => l.file);
+    const file = named?.file;
+    expect(file).toBe(path.join(box.env.LINTEL_DATA_DIR!, 'first-start-credentials.txt'));
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    const out = readFileSync(file!, 'utf8');
     const loginPassword = out.match(/^ {2}login password: +(\S+)/m)?.[1];
     const appPassword = out.match(/^ {2}application password: (([a-zA-Z0-9]{4} ){5}[a-zA-Z0-9]{4})$/m)?.[1];
     expect(out).toMatch(/^ {2}user: +admin$/m);
@@ -84,9 +92,28 @@ describe('lintel serve, end to end', { timeout: 180_000 }, () => {
     // A second start on the same store creates nothing and prints no credentials.
     const again = box.start(['serve']);
     const second = await listening(again);
-    expect(again.stdout()).not.toContain('application password');
+    expect(again.stdout()).not.toContain('credentials');
     expect((await fetch(`${second}/wp-json/`, { headers: basic('admin', appPassword!) })).status).toBe(200);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
+  });
+
+  it('prints the credentials on the terminal when there is one, and writes no file', async () => {
+    const tty = await sandbox({ PORT: '0', LINTEL_LOG_LEVEL: 'info' });
+    try {
+      // `script` runs Lintel on a pseudo-terminal, as a user's shell does.
+      const child = spawn('script', ['-qfec', `${process.execPath} bin/lintel.js serve`, '/dev/null'], { cwd: path.resolve(import.meta.dirname, '..'), env: tty.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const exited = new Promise((r) => child.on('exit', r));
+      const deadline = Date.now() + 60_000;
+      while (!out.includes('Lintel ready') && Date.now() < deadline && child.exitCode === null) await sleep(100);
+      expect(out).toMatch(/^ {2}application password: ([a-zA-Z0-9]{4} ){5}[a-zA-Z0-9]{4}\r?$/m);
+      expect(existsSync(path.join(tty.env.LINTEL_DATA_DIR!, 'first-start-credentials.txt'))).toBe(false);
+      child.kill('SIGTERM');
+      await exited;
+    } finally {
+      await tty.remove();
+    }
   });
 });

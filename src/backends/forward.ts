@@ -5,7 +5,7 @@
  * answers of a renamed namespace are read whole to rewrite addresses and names (`rename.ts`).
  *
  * The body was already read by the server (the REST pipeline needs it whole), so undici sends the
- * buffer over a keep-alive pool, rather than http-proxy-3, which pipes the incoming stream.
+ * buffer over a keep-alive pool (a proxy library would pipe the incoming stream).
  * The origin is operator-configured, so it may be on loopback or a private network; the SSRF guard
  * of `src/upstream/` is for URLs clients send, not for this.
  */

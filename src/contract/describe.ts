@@ -16,29 +16,53 @@ const SAFE_INT = Number.MAX_SAFE_INTEGER;
 
 export type JsonSchema = Record<string, unknown>;
 
-/** The full JSON schema of one argument (used for descriptors and for error messages). */
-export function argJsonSchema(schema: z.ZodType): JsonSchema {
-  return clean(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema);
+/**
+ * A schema as standard JSON Schema 2020-12 (what OpenAPI 3.1 takes): zod's output without the
+ * `$schema` marker and the safe-integer bounds zod adds to every integer.
+ */
+export function jsonSchema(schema: z.ZodType): JsonSchema {
+  return standard(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema);
 }
 
-// zod adds bounds for safe integers and draft markers that the legacy schema never had; nested
-// objects list their required properties the WordPress (draft 3) way, as `required: true` on each.
-function clean(s: JsonSchema): JsonSchema {
+/** The same in OpenAPI 3.0's dialect, every part inline (named parts too) and without descriptions. */
+export function inlineOpenApi30Schema(schema: z.ZodType): JsonSchema {
+  return standard(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'openapi-3.0', metadata: z.registry() }) as JsonSchema);
+}
+
+function standard(s: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(s)) {
-    if (k === '$schema' || k === 'required' || k === 'pattern') continue;
-    if ((k === 'minimum' && v === -SAFE_INT) || (k === 'maximum' && v === SAFE_INT)) continue;
-    if (k === 'properties' && v && typeof v === 'object') {
+    if (k === '$schema' || (k === 'minimum' && v === -SAFE_INT) || (k === 'maximum' && v === SAFE_INT)) continue;
+    out[k] = Array.isArray(v) ? v.map((x) => (isSchema(x) ? standard(x) : x)) : isSchema(v) ? (k === 'properties' || k === '$defs' ? mapValues(v, standard) : standard(v)) : v;
+  }
+  return out;
+}
+
+const isSchema = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
+const mapValues = (o: JsonSchema, f: (v: JsonSchema) => JsonSchema) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v as JsonSchema)]));
+
+/** The legacy (WordPress) JSON schema of one argument, for descriptors and error messages. */
+export function argJsonSchema(schema: z.ZodType): JsonSchema {
+  return legacy(jsonSchema(schema));
+}
+
+// WordPress lists nested objects' required properties the draft 3 way, as `required: true` on
+// each, writes an empty property list as `[]`, and never had `pattern`.
+function legacy(s: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'required' || k === 'pattern') continue;
+    if (k === 'properties' && isSchema(v)) {
       const req = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
       const props: JsonSchema = {};
-      for (const [pk, pv] of Object.entries(v as JsonSchema)) {
-        const c = clean(pv as JsonSchema);
+      for (const [pk, pv] of Object.entries(v)) {
+        const c = legacy(pv as JsonSchema);
         props[pk] = req.has(pk) && !('default' in c) ? { ...c, required: true } : c;
       }
       out[k] = Object.keys(props).length ? props : [];
-    } else if (k === 'items' && v && typeof v === 'object') out[k] = clean(v as JsonSchema);
-    else if (k === 'additionalProperties' && v && typeof v === 'object') {
-      const c = clean(v as JsonSchema);
+    } else if (k === 'items' && isSchema(v)) out[k] = legacy(v);
+    else if (k === 'additionalProperties' && isSchema(v)) {
+      const c = legacy(v);
       out[k] = Object.keys(c).length ? c : true;
     } else out[k] = v;
   }

@@ -1,10 +1,12 @@
 /**
  * OpenAPI 3.1 for every served namespace, generated from the same route declarations that
- * validate requests (argument schemas through `argJsonSchema`), so the document cannot drift
- * from what Lintel accepts. Legacy patterns become OpenAPI paths: `(?P<id>\d+)` is `{id}` with
- * the group's regex as the parameter's `pattern`.
+ * validate requests (argument schemas through `jsonSchema`) and declare their responses, so the
+ * document cannot drift from what Lintel accepts. Legacy patterns become OpenAPI paths:
+ * `(?P<id>\d+)` is `{id}` with the group's regex as the parameter's `pattern`.
  */
-import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
+import { roles, type User } from '../auth/roles.ts';
+import { isRequired, jsonSchema, type JsonSchema } from './describe.ts';
+import type { Permission } from './permission.ts';
 import type { CompiledRoute, RouteTable } from './router.ts';
 import type { Endpoint, Method } from './route.ts';
 
@@ -53,25 +55,58 @@ const errorSchema: JsonSchema = {
   },
 };
 
-function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams: PathParam[]): JsonSchema {
+/** The roles a permission lets in at all (per-record checks aside); every role when it is public. */
+export function rolesAllowed(p: Permission<never>): { public: boolean; roles: string[] } {
+  const user = (role: User['role']): User => ({ id: 0, login: role, email: '', displayName: role, role });
+  return { public: p.allows(null), roles: roles.filter((r) => p.allows(user(r))) };
+}
+
+/** A URL-safe operationId from the method and the path template: `get-calendar-events-v1-events-id`. */
+export function operationId(method: Method, path: string): string {
+  return [method.toLowerCase(), ...path.split(/[^A-Za-z0-9]+/).filter(Boolean)].join('-').toLowerCase();
+}
+
+/** A parameter, with its schema's description where renderers show it. */
+function parameter(name: string, where: 'path' | 'query', required: boolean, schema: JsonSchema): JsonSchema {
+  return { name, in: where, required, ...(typeof schema.description === 'string' ? { description: schema.description } : {}), schema };
+}
+
+const errorResponse = { description: 'A WordPress-style error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+/**
+ * A response schema whose named parts (zod `.meta({ id })`, e.g. `Event`) become components,
+ * referenced from every answer that holds them instead of repeated in each.
+ */
+export function withComponents(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const toComponents = (s: JsonSchema) => JSON.parse(JSON.stringify(s).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= toComponents(def);
+  return toComponents(rest);
+}
+
+function operation(route: CompiledRoute, e: Endpoint, method: Method, path: string, pathParams: PathParam[], components: Record<string, JsonSchema>): JsonSchema {
   const inPath = new Set(pathParams.map((p) => p.name));
   const args = Object.entries(e.args).filter(([name]) => !inPath.has(name));
   const parameters: JsonSchema[] = pathParams.map((p) => {
     const declared = e.args[p.name];
-    return {
-      name: p.name,
-      in: 'path',
-      required: true,
-      schema: { ...(declared ? argJsonSchema(declared) : { type: 'string' }), pattern: p.pattern },
-    };
+    return parameter(p.name, 'path', true, { ...(declared ? jsonSchema(declared) : { type: 'string' }), pattern: p.pattern });
   });
+  const access = rolesAllowed(e.permission);
+  const reply = e.response;
   const op: JsonSchema = {
     tags: [route.namespace || 'core'],
-    operationId: `${method.toLowerCase()} ${route.pattern}`,
+    summary: e.summary ?? `${method} ${route.namespace ? path.slice(route.namespace.length + 1) || '/' : path}`,
+    description: access.public
+      ? 'Public (some records may still need credentials).'
+      : `Needs credentials of a user with one of the roles: ${access.roles.join(', ') || 'none'}.`,
+    operationId: operationId(method, path),
+    'x-roles': access.public ? ['anonymous', ...access.roles] : access.roles,
+    security: access.public ? [{}, { applicationPassword: [] }] : [{ applicationPassword: [] }],
     parameters,
     responses: {
-      '200': { description: 'The legacy response body', content: { 'application/json': { schema: {} } } },
-      default: { description: 'A WordPress-style error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      [String(reply.status)]: { description: 'Success', content: { [reply.contentType]: { schema: withComponents(jsonSchema(reply.body), components) } } },
+      '4XX': errorResponse,
+      default: errorResponse,
     },
   };
   if (e.allowBatch) op['x-allow-batch'] = true;
@@ -80,7 +115,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams
     const properties: JsonSchema = {};
     const required: string[] = [];
     for (const [name, schema] of args) {
-      properties[name] = argJsonSchema(schema);
+      properties[name] = jsonSchema(schema);
       if (isRequired(schema)) required.push(name);
     }
     const body = { type: 'object', properties, ...(required.length ? { required } : {}) };
@@ -89,7 +124,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams
     };
   } else {
     for (const [name, schema] of args) {
-      parameters.push({ name, in: 'query', required: isRequired(schema), schema: argJsonSchema(schema) });
+      parameters.push(parameter(name, 'query', isRequired(schema), jsonSchema(schema)));
     }
   }
   return op;
@@ -102,6 +137,7 @@ function operation(route: CompiledRoute, e: Endpoint, method: Method, pathParams
 export function openApiDocument(table: RouteTable, opts: { restBase: string; title: string; aliases: Record<string, string[]> }): OpenApiDocument {
   const aliasOf = new Set(Object.values(opts.aliases).flat());
   const paths: OpenApiDocument['paths'] = {};
+  const schemas: Record<string, JsonSchema> = { Error: errorSchema };
   const tags = new Map<string, JsonSchema>();
   for (const route of table.routes) {
     if (aliasOf.has(route.namespace)) continue;
@@ -110,19 +146,18 @@ export function openApiDocument(table: RouteTable, opts: { restBase: string; tit
     const tag = route.namespace || 'core';
     if (!tags.has(tag)) tags.set(tag, { name: tag, ...(opts.aliases[tag]?.length ? { 'x-aliases': opts.aliases[tag] } : {}) });
     for (const e of route.decl.endpoints) {
-      for (const method of e.methods) item[method.toLowerCase()] ??= operation(route, e, method, params);
+      for (const method of e.methods) item[method.toLowerCase()] ??= operation(route, e, method, path || '/', params, schemas);
     }
   }
   return {
     openapi: '3.1.0',
-    info: { title: opts.title, version: '1', description: 'Generated from the route declarations Lintel validates with.' },
+    info: { title: opts.title, version: '1', description: 'Generated from the route declarations Lintel validates with.', license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: opts.restBase }],
     tags: [...tags.values()],
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas,
       securitySchemes: { applicationPassword: { type: 'http', scheme: 'basic', description: 'login and application password' } },
     },
-    security: [{}, { applicationPassword: [] }],
   };
 }

@@ -38,6 +38,17 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
   handler: (ctx: RestContext, args: Args<S, P>) => Promise<RestResult> | RestResult;
   /** Whether `batch/v1` may run this endpoint (the index shows it as `allow_batch: {v1: true}`). */
   allowBatch?: boolean;
+  /** What a success answers (see `reply`): the OpenAPI document and the docs page show it. */
+  response: Reply;
+  /** A one-line summary for the API reference (default: method and path). */
+  summary?: string;
+}
+
+/** A successful answer as the API reference shows it: status, content type and body schema. */
+export interface Reply {
+  status: number;
+  contentType: string;
+  body: z.ZodType;
 }
 
 /** An endpoint as declared, whatever its arguments: what a route collects. */

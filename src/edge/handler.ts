@@ -22,8 +22,8 @@ import type { EdgeSettings } from './settings.ts';
 export interface EdgeOptions {
   /** How long a loaded rule set is used before it is reloaded, so replicas converge (ms). */
   ttlMs?: number;
-  /** Answers a request no rule handles; the default is the site's 404 page. */
-  unmatched?: (req: FastifyRequest, reply: FastifyReply, url: string) => Promise<void>;
+  /** Answers a request no rule handles and returns true, or returns false to leave it to the site's 404 page. */
+  unmatched?: (req: FastifyRequest, reply: FastifyReply, url: string) => Promise<boolean>;
   /** The target of a `random` action (the plugin picks a random published post). */
   randomTarget?: () => Promise<string>;
 }
@@ -54,7 +54,7 @@ export function createEdge(services: Services, opts: EdgeOptions = {}): Edge {
 
   async function notFound(req: FastifyRequest, reply: FastifyReply, settings: EdgeSettings, url: string, log: boolean): Promise<void> {
     // A request handed on is the legacy site's to answer (and to log as a 404 if it is one).
-    if (opts.unmatched) return opts.unmatched(req, reply, url);
+    if (opts.unmatched && (await opts.unmatched(req, reply, url))) return;
     if (log) hits.notFound(req, settings, url);
     await sendNotFound(reply, await pageSite());
   }

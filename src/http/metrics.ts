@@ -8,13 +8,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sameSecret } from '../auth/secrets.ts';
 import { errors } from '../contract/error-codes.ts';
+import { openApiPath } from '../contract/openapi.ts';
 import type { OpenStore } from '../store/store.ts';
 
-/** The route label of a request answered by the REST pipeline (its matched legacy pattern). */
+/** The route label of a request answered by the REST pipeline: its route's path template. */
 const routeLabels = new WeakMap<FastifyRequest, string>();
+// Pattern to template, once per route of the table (the label set is the table's, so it stays small).
+const templates = new Map<string, string>();
 
-export function labelRoute(req: FastifyRequest, label: string): void {
-  routeLabels.set(req, label);
+/** Labels the request with its matched legacy pattern, written as the OpenAPI template (`/events/{id}`). */
+export function labelRoute(req: FastifyRequest, pattern: string): void {
+  let template = templates.get(pattern);
+  if (template === undefined) templates.set(pattern, (template = openApiPath(pattern).path || '/'));
+  routeLabels.set(req, template);
 }
 
 const MODES = ['translate', 'forward', 'shadow'] as const;
@@ -57,7 +63,8 @@ export class Metrics {
   });
 
   constructor(store: Pick<OpenStore, 'kind' | 'poolStats'>) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'lintel_' });
+    // prom-client's standard names (process_*, nodejs_*), which stock dashboards expect.
+    collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;
     new Gauge({
       name: 'lintel_store_pool_connections',

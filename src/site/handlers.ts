@@ -14,6 +14,7 @@ import { icalFeeds, isFeed } from './pages/ical.ts';
 import { CALENDAR } from '../backends/select.ts';
 import { exportFiles } from '../namespaces/forms/files.ts';
 import { downloadLinks } from '../namespaces/downloads/links.ts';
+import { homePage } from './pages/home.ts';
 import type { SiteHandler } from './site-handler.ts';
 
 /** `embeddables`: the records the event pages show (the app wires the namespaces' lookup). */
@@ -21,7 +22,13 @@ export function siteHandlers(services: Services, embeddables: EmbeddableLookup):
   // The redirect edge answers every request that reaches it (a redirect, or a logged 404): it is last.
   const forward = services.backends.site;
   // With `site.forwardUnmatched`, what no page or redirect answers is the legacy origin's.
-  const unmatched = forward ? async (req: FastifyRequest, reply: FastifyReply) => void (await sendAnswer(reply, await forward(callOf(req)))) : undefined;
+  // Without it, the site root is Lintel's home page (clients such as wpapi discover the API there).
+  const unmatched = forward
+    ? async (req: FastifyRequest, reply: FastifyReply) => {
+        await sendAnswer(reply, await forward(callOf(req)));
+        return true;
+      }
+    : homePage(services);
   return [
     authorizePage(services),
     calendarOnOrigin(services),

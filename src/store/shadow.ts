@@ -1,50 +1,40 @@
 /** Shadow-mode comparisons: match counts per route and the stored mismatches (migration 034). */
+import { z } from 'zod';
 import type { Sql } from './sql.ts';
 
-export interface ShadowAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+// Schemas, so `lintel/v1` can declare what its report routes answer; the types derive from them.
+export const ShadowAnswer = z.object({ status: z.int(), headers: z.record(z.string(), z.string()), body: z.string() });
+export type ShadowAnswer = z.infer<typeof ShadowAnswer>;
 
-export interface ShadowDifference {
-  path: string;
-  expected: unknown;
-  actual: unknown;
-}
+export const ShadowDifference = z.object({ path: z.string(), expected: z.unknown(), actual: z.unknown() });
+export type ShadowDifference = z.infer<typeof ShadowDifference>;
 
-export interface ShadowComparison {
-  namespace: string;
-  route: string;
-  method: string;
-  url: string;
-  primarySide: 'legacy' | 'lintel';
-  primary: ShadowAnswer;
-  shadow: ShadowAnswer;
-  /** Empty: the answers matched. */
-  differences: ShadowDifference[];
-}
+export const ShadowComparison = z.object({
+  namespace: z.string(),
+  route: z.string(),
+  method: z.string(),
+  url: z.string(),
+  primarySide: z.enum(['legacy', 'lintel']),
+  primary: ShadowAnswer,
+  shadow: ShadowAnswer,
+  differences: z.array(ShadowDifference).meta({ description: 'Empty: the answers matched.' }),
+});
+export type ShadowComparison = z.infer<typeof ShadowComparison>;
 
-export interface ShadowRouteRate {
-  namespace: string;
-  route: string;
-  compared: number;
-  matched: number;
-  /** matched ÷ compared */
-  rate: number;
-}
+export const ShadowRouteRate = z.object({
+  namespace: z.string(),
+  route: z.string(),
+  compared: z.number(),
+  matched: z.number(),
+  rate: z.number().meta({ description: 'matched ÷ compared' }),
+});
+export type ShadowRouteRate = z.infer<typeof ShadowRouteRate>;
 
-export interface ShadowTopDifference {
-  namespace: string;
-  route: string;
-  path: string;
-  count: number;
-}
+export const ShadowTopDifference = z.object({ namespace: z.string(), route: z.string(), path: z.string(), count: z.number() });
+export type ShadowTopDifference = z.infer<typeof ShadowTopDifference>;
 
-export interface ShadowReport {
-  routes: ShadowRouteRate[];
-  differences: ShadowTopDifference[];
-}
+export const ShadowReport = z.object({ routes: z.array(ShadowRouteRate), differences: z.array(ShadowTopDifference) });
+export type ShadowReport = z.infer<typeof ShadowReport>;
 
 export interface ShadowHour {
   namespace: string;

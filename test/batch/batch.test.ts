@@ -2,6 +2,8 @@
  * batch/v1 against routes declared here (a small `notes/v1` namespace that writes options), so the
  * rules are tested without the calendar; the expected shapes come from the batch captures.
  */
+import { z } from 'zod';
+import { json } from '../../src/contract/reply.ts';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arg } from '../../src/contract/args.ts';
@@ -21,12 +23,14 @@ function notesRoutes(ns: string): RouteDecl[] {
       endpoint({
         methods: ['GET'],
         args: {},
+        response: json(z.array(z.unknown())),
         permission: publicAccess,
         handler: () => ({ body: [] }),
       }),
       endpoint({
         methods: ['POST', 'PUT'],
         args: { name: arg.string({ required: true }), value: arg.string({ default: '' }), fail: arg.boolean({ default: false }) },
+        response: json(z.object({ name: z.string(), value: z.string() }), 201),
         permission: needs('edit_posts'),
         allowBatch: true,
         async handler(ctx, a) {
@@ -36,7 +40,7 @@ function notesRoutes(ns: string): RouteDecl[] {
         },
       }),
     ),
-    route(ns, `/${ns}/solo`, endpoint({ methods: ['POST'], args: {}, permission: publicAccess, handler: () => ({ body: { ok: true } }) })),
+    route(ns, `/${ns}/solo`, endpoint({ methods: ['POST'], args: {}, response: json(z.object({ ok: z.boolean() })), permission: publicAccess, handler: () => ({ body: { ok: true } }) })),
   ];
 }
 

@@ -153,4 +153,12 @@ describe('geolocation and demo data', () => {
     expect((await call('GET', `${window}&geoloc=true&geoloc_lat=41.88`)).json().rest_url).toContain('&geoloc=1&geoloc_lat=41.88&geoloc_lng&');
     expect((await call('GET', `${window}&geoloc_lat=41.88`)).json().rest_url).not.toContain('geoloc');
   });
+
+  it('has upcoming drafts, listed with ?status=draft for an author and hidden from anonymous readers', async () => {
+    const drafts = (await call('GET', '/events?status=draft&start_date=2000-01-01&end_date=2030-01-01', undefined, admin)).json();
+    expect(drafts.total).toBeGreaterThan(0);
+    expect(drafts.events.every((e: { status: string }) => e.status === 'draft')).toBe(true);
+    const anonymous = (await call('GET', '/events?start_date=2000-01-01&end_date=2030-01-01&per_page=50')).json();
+    expect(anonymous.events.some((e: { status: string }) => e.status === 'draft')).toBe(false);
+  });
 });

@@ -1,11 +1,15 @@
 /** A small namespace declared only for tests of the contract layer: its handlers echo their arguments. */
+import { z } from 'zod';
 import { arg, item } from '../../src/contract/args.ts';
+import { json } from '../../src/contract/reply.ts';
 import { needs, publicAccess } from '../../src/contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../src/contract/route.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { translators } from '../../src/namespaces/index.ts';
 
 export const ECHO = 'echo/v1';
+/** The arguments as parsed. */
+const echoed = json(z.looseObject({}));
 
 const listArgs = {
   per_page: arg.integer({ description: 'Items per page', default: 10, minimum: 1, maximum: 100 }),
@@ -21,10 +25,11 @@ export function echoRoutes(): RouteDecl[] {
     route(
       ECHO,
       `/${ECHO}/items`,
-      endpoint({ methods: ['GET'], args: listArgs, permission: publicAccess, handler: (_ctx, args) => ({ body: args }) }),
+      endpoint({ methods: ['GET'], args: listArgs, response: echoed, permission: publicAccess, handler: (_ctx, args) => ({ body: args }) }),
       endpoint({
         methods: ['POST'],
         args: { title: arg.string({ required: true }), count: arg.integer() },
+        response: json(z.looseObject({}), 201),
         permission: needs('edit_posts'),
         allowBatch: true,
         handler: (_ctx, args) => ({ status: 201, body: args, headers: { 'X-Echo': 'created' } }),
@@ -36,12 +41,13 @@ export function echoRoutes(): RouteDecl[] {
       endpoint({
         methods: ['GET', 'DELETE'],
         args: { id: arg.integer({ required: true }) },
+        response: json(z.object({ id: z.int(), method: z.string() })),
         permission: publicAccess,
         handler: (ctx, args) => ({ body: { id: args.id, method: ctx.method } }),
       }),
     ),
     // A path parameter the route lists no argument for (as legacy export routes do).
-    route(ECHO, `/${ECHO}/kinds/(?P<kind>a|b)`, endpoint({ methods: ['GET'], args: {}, permission: publicAccess, handler: (_ctx, args) => ({ body: args }) })),
+    route(ECHO, `/${ECHO}/kinds/(?P<kind>a|b)`, endpoint({ methods: ['GET'], args: {}, response: echoed, permission: publicAccess, handler: (_ctx, args) => ({ body: args }) })),
   ];
 }
 

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../../src/contract/openapi.ts';
+import { exampleOf } from '../../src/site/pages/api-docs.ts';
 import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
 import { hasChromium, launchChromium } from '../support/chromium.ts';
 
@@ -77,32 +78,74 @@ describe('GET /openapi.json', () => {
 });
 
 describe('GET /api-docs/', () => {
-  it('renders every namespace as a section, without script, under a strict CSP', async () => {
+  it('loads Swagger UI from this origin only, under a CSP that allows no other script', async () => {
     const r = await app.server.inject({ url: '/api-docs/' });
     expect(r.statusCode).toBe(200);
-    expect(r.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(r.body).not.toMatch(/<script/i);
-    for (const tag of doc.tags) expect(r.body).toContain(`>${tag.name}</h2>`);
-    expect(r.body).toContain('<code>/calendar/events/v1/events/{id}</code>');
+    const csp = r.headers['content-security-policy'] as string;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    const scripts = [...r.body.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map((m) => m[1])).toEqual([' src="/api-docs/swagger-ui-bundle.js"', ' src="/api-docs/start.js"']);
+    expect(scripts.every((m) => m[2] === '')).toBe(true); // no inline script
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'start.js']) {
+      const file = await app.server.inject({ url: `/api-docs/${asset}` });
+      expect(file.statusCode, asset).toBe(200);
+      expect(file.body.length, asset).toBeGreaterThan(100);
+    }
+  });
+
+  it('renders, without script, every namespace with each operation\'s roles, answer and example', async () => {
+    const r = await app.server.inject({ url: '/api-docs/' });
+    const fallback = r.body.slice(r.body.indexOf('<noscript>'), r.body.indexOf('</noscript>'));
+    for (const tag of doc.tags) expect(fallback).toContain(`>${tag.name}</h2>`);
+    const single = fallback.slice(fallback.indexOf('<code>/calendar/events/v1/events/{id}</code>'));
+    expect(single).toContain('Anyone (some records need credentials).');
+    expect(single).toMatch(/Answers <strong>200<\/strong> <code>application\/json<\/code>: object/);
+    expect(single).toContain('<td><code>start_date_details</code></td>');
+    const example = JSON.parse(single.match(/<summary>Example<\/summary><pre><code>([^<]*)<\/code>/)![1]!.replace(/&#34;/g, '"')) as Record<string, unknown>;
+    expect(example).toMatchObject({ id: 1, title: 'string', start_date_details: { year: 'string' } });
+    const redirects = fallback.slice(fallback.indexOf('<code>/redirection/v1/redirect</code>'));
+    expect(redirects).toContain('Needs a user with the role: administrator.');
   });
 
   describe.skipIf(!hasChromium)('in Chromium', () => {
-    it('shows the headings and parameter tables at phone width without horizontal overflow', async () => {
+    it('shows the operations with their answers, example values and required roles', async () => {
       await app.server.listen({ port: 0, host: '127.0.0.1' });
       const origin = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
       const browser = await launchChromium();
       try {
-        const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        // Everything the page loads is served (no CDN, nothing missing), and nothing it runs fails.
+        const failures: string[] = [];
+        page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+        page.on('pageerror', (e) => failures.push(String(e)));
         await page.goto(`${origin}/api-docs/`);
         expect(await page.title()).toBe('Lintel: API reference');
-        expect(await page.getByRole('heading', { level: 2, name: 'calendar/events/v1' }).isVisible()).toBe(true);
-        await page.getByRole('link', { name: 'redirection/v1' }).click();
-        expect(await page.getByRole('heading', { level: 2, name: 'redirection/v1' }).isVisible()).toBe(true);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow).toBeLessThanOrEqual(0);
+        // Swagger UI lists each namespace as a tag; opening one shows its operations.
+        const operation = (method: string, path: string) =>
+          page.locator(`.opblock-${method}`, { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+        const tag = page.locator('h3.opblock-tag[data-tag="calendar/events/v1"]');
+        await tag.click();
+        const single = operation('get', '/calendar/events/v1/events/{id}');
+        await single.locator('.opblock-summary-control').click();
+        const ok = single.locator('tr.response[data-code="200"]');
+        await ok.waitFor();
+        // The example value Swagger UI builds from the declared schema.
+        expect(await ok.textContent()).toContain('"start_date_details"');
+        expect(await single.textContent()).toContain('Public (some records may still need credentials).');
+        await page.locator('h3.opblock-tag[data-tag="redirection/v1"]').click();
+        const redirects = operation('get', '/redirection/v1/redirect');
+        await redirects.locator('.opblock-summary-control').click();
+        await expect.poll(() => redirects.textContent()).toContain('Needs credentials of a user with one of the roles: administrator.');
+        expect(failures).toEqual([]);
       } finally {
         await browser.close();
       }
-    }, 60_000);
+    }, 90_000);
+  });
+
+  it('has the example generator follow the schema', () => {
+    expect(exampleOf({ type: 'object', properties: { a: { type: 'integer', minimum: 3 }, b: { type: 'string' }, c: { type: 'boolean' } }, required: ['a', 'b'] })).toEqual({ a: 3, b: 'string' });
+    expect(exampleOf({ anyOf: [{ type: 'array', items: { enum: ['x', 'y'] } }, { type: 'null' }] })).toEqual(['x']);
   });
 });

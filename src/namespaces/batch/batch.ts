@@ -14,6 +14,7 @@ import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
 import { parseQueryString } from '../../contract/php-params.ts';
 import { publicAccess } from '../../contract/permission.ts';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -45,11 +46,11 @@ const args = {
 };
 
 /** One item of the answer; PHP encodes empty header maps as `[]`. */
-interface ItemResponse {
-  body: unknown;
-  status: number;
-  headers: Record<string, string> | [];
-}
+const ItemResponse = z.object({ body: z.unknown(), status: z.int(), headers: z.union([z.record(z.string(), z.string()), z.tuple([])]) });
+type ItemResponse = z.infer<typeof ItemResponse>;
+
+/** The answer: one item per request, in order; `failed` when `require-all-validate` ran none. */
+const BatchResponse = z.object({ failed: z.literal('validation').optional(), responses: z.array(ItemResponse.nullable()) });
 
 export function batchRoutes(services: Services): RouteDecl[] {
   const { table } = services;
@@ -60,6 +61,8 @@ export function batchRoutes(services: Services): RouteDecl[] {
       endpoint({
         methods: ['POST'],
         args,
+        response: json(BatchResponse, 207),
+        summary: 'Run several write requests in one call',
         permission: publicAccess,
         async handler(ctx, a) {
           const items = a.requests;

@@ -7,7 +7,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { roleDisplayNames } from '../../auth/roles.ts';
+import { ConfigError } from '../../config.ts';
 import { arg } from '../../contract/args.ts';
+import { json } from '../../contract/reply.ts';
 import { needs } from '../../contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { Services } from '../../services.ts';
@@ -26,8 +28,15 @@ type ShopProduct = z.infer<typeof productFile>[number];
 /** The configured product list (LINTEL_SHOP_PRODUCTS), checked at start; none configured: no shop. */
 function loadShopProducts(file: string | undefined): ShopProduct[] {
   if (!file) return [];
-  const r = productFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!r.success) throw new Error(`LINTEL_SHOP_PRODUCTS ${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const invalid = (why: string) => new ConfigError(`Invalid configuration:\n  LINTEL_SHOP_PRODUCTS=${file}: ${why}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw invalid(`cannot read it as JSON: ${(e as Error).message}`);
+  }
+  const r = productFile.safeParse(data);
+  if (!r.success) throw invalid(r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   return r.data;
 }
 
@@ -42,10 +51,11 @@ function productChoices(products: ShopProduct[]): { label: string; value: number
 export function blocksRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
   const products = productChoices(loadShopProducts(services.config.shopProductsFile));
   return [
-    route(NAMESPACE, P('/get_roles'), endpoint({ methods: ['GET'], args: {}, permission: editor, handler: () => ({ body: roleDisplayNames }) })),
+    route(NAMESPACE, P('/get_roles'), endpoint({ methods: ['GET'], args: {}, response: json(z.record(z.string(), z.string()).meta({ description: 'Role slug to display name' })), permission: editor, handler: () => ({ body: roleDisplayNames }) })),
     route(NAMESPACE, P('/generate_hash'), endpoint({
       methods: ['POST'],
       args: { custom_php: arg.string() },
+      response: json(z.string().meta({ description: 'The HMAC-SHA256 of the snippet, in hex' })),
       permission: editor,
       handler: async (ctx, a) => {
         const key = await ctx.store.secrets.get(SIGNING_SECRET, () => randomBytes(32).toString('hex'));
@@ -53,6 +63,6 @@ export function blocksRoutes(services: Pick<Services, 'config'>): RouteDecl[] {
         return { body: createHmac('sha256', key).update(a.custom_php ?? '').digest('hex') };
       },
     })),
-    route(NAMESPACE, P('/get_shop_products'), endpoint({ methods: ['GET'], args: {}, permission: editor, handler: () => ({ body: products }) })),
+    route(NAMESPACE, P('/get_shop_products'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(z.object({ label: z.string(), value: z.int() }))), permission: editor, handler: () => ({ body: products }) })),
   ];
 }

@@ -1,6 +1,7 @@
 /**
  * Calendar demo content: venues with coordinates, organizers, nested categories, tags, and a few
- * dozen events from six months before the first start to a year after, in several time zones.
+ * dozen events from six months before the first start to a year after, in several time zones,
+ * a few of them upcoming drafts (what `?status=draft` lists for an author).
  */
 import { fmt, instantToWall, wallToInstant } from '../../site/time.ts';
 import { readFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ interface Demo {
   tags: string[];
   events: {
     title: string; category: string; timezone: string; dayOffset: number; start: string; durationHours: number; allDay?: boolean; featured?: boolean;
-    venues: number[]; organizers: number[]; tags: string[]; cost: string; description: string;
+    venues: number[]; organizers: number[]; tags: string[]; cost: string; description: string; status?: 'publish' | 'draft';
   }[];
 }
 
@@ -55,7 +56,7 @@ export async function seedCalendarDemo(store: Store, clock: Clock): Promise<void
       let end = new Date(start.getTime() + e.durationHours * 3600000);
       if (e.allDay) [start, end] = [day, new Date(day.getTime() + 86399000)];
       const id = await cal.createEvent({
-        author: 0, status: 'publish', password: '', slug: slugify(e.title), title: e.title, description: e.description, excerpt: '',
+        author: 0, status: e.status ?? 'publish', password: '', slug: slugify(e.title), title: e.title, description: e.description, excerpt: '',
         start_date: fmt(start), end_date: fmt(end), utc_start_date: fmt(wallToInstant(start, e.timezone)), utc_end_date: fmt(wallToInstant(end, e.timezone)),
         timezone: e.timezone, all_day: e.allDay ?? false, ...costFields(e.cost), website: null, image: '',
         show_map: true, show_map_link: true, hide_from_listings: false, sticky: false, featured: e.featured ?? false, post_parent: 0,

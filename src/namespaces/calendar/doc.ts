@@ -1,35 +1,19 @@
 /** `/doc`: an OpenAPI 3.0.0 document generated from the route declarations and the object schemas. */
-import { argJsonSchema, isRequired } from '../../contract/describe.ts';
+import { z } from 'zod';
+import { argJsonSchema, inlineOpenApi30Schema, isRequired } from '../../contract/describe.ts';
 import type { RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import { NAMESPACE } from './common.ts';
+import { CostDetails, DateDetails, Event, Image, ImageSize, Organizer, Term, Venue } from './schemas.ts';
 
-const str = { type: 'string' };
-const int = { type: 'integer' };
-const bool = { type: 'boolean' };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const schemas = {
-  ImageSize: { type: 'object', properties: { width: int, height: int, 'mime-type': str, url: str } },
-  CostDetails: { type: 'object', properties: { currency_symbol: str, currency_position: str, values: { type: 'array', items: int } } },
-  Term: { type: 'object', properties: { id: int, name: str, slug: str, taxonomy: str, description: str, parent: int, count: int, url: str, urls: { type: 'array', items: str } } },
-  Image: { type: 'object', properties: { url: str, id: int, extension: str, width: int, height: int, sizes: { type: 'array', items: ref('ImageSize') } } },
-  DateDetails: { type: 'object', properties: { year: int, month: int, day: int, hour: int, minutes: int, seconds: int } },
-  Venue: { type: 'object', properties: Object.fromEntries(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'excerpt', 'slug', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'].map((k) => [k, k === 'id' ? int : str])) },
-  Organizer: { type: 'object', properties: Object.fromEntries(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'excerpt', 'slug', 'phone', 'website', 'email'].map((k) => [k, k === 'id' ? int : str])) },
-  Event: {
-    type: 'object',
-    properties: {
-      id: int, global_id: str, global_id_lineage: { type: 'array', items: str }, author: str, status: str, date: str, date_utc: str, modified: str, modified_utc: str,
-      url: str, rest_url: str, title: str, description: str, excerpt: str, slug: str, image: ref('Image'), all_day: bool,
-      start_date: str, start_date_details: ref('DateDetails'), end_date: str, end_date_details: ref('DateDetails'),
-      utc_start_date: str, utc_start_date_details: ref('DateDetails'), utc_end_date: str, utc_end_date_details: ref('DateDetails'),
-      timezone: str, timezone_abbr: str, cost: str, cost_details: ref('CostDetails'), website: str, show_map: bool, show_map_link: bool,
-      hide_from_listings: bool, sticky: bool, featured: bool, categories: { type: 'array', items: ref('Term') }, tags: { type: 'array', items: ref('Term') },
-      venue: ref('Venue'), organizer: { type: 'array', items: ref('Organizer') },
-    },
-  },
-};
+// The components the legacy document lists, from the schemas `/openapi.json` declares.
+const components = { ImageSize, CostDetails, Term, Image, DateDetails, Venue, Organizer, Event };
+const schemas = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, inlineOpenApi30Schema(s)]));
+
+/** The legacy document's outline, as `/openapi.json` declares it. */
+export const legacyDoc = z.looseObject({ openapi: z.literal('3.0.0'), info: z.looseObject({ title: z.string(), version: z.string() }), components: z.looseObject({}), servers: z.array(z.object({ url: z.string() })), paths: z.record(z.string(), z.looseObject({})) });
 
 /** The schema each route answers with, by the last segment of its path. */
 function responseSchema(path: string): string | null {

@@ -3,13 +3,15 @@ import { can } from '../../auth/roles.ts';
 import { arg } from '../../contract/args.ts';
 import { needs, onRecord, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
+import { json } from '../../contract/reply.ts';
 import { writeEndpoint as write } from '../../contract/write-endpoint.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
 import { NAMESPACE } from './common.ts';
-import { openApi } from './doc.ts';
+import { legacyDoc, openApi } from './doc.ts';
+import { archive, Event, Organizer, Term, Venue } from './schemas.ts';
 import { createEvent, deleteEvent, eventArchive, loadEvent, readEvent, updateEvent } from './events.ts';
 import { createLinked, deleteLinked, linkedArchive, linkedBySlug, loadLinked, readLinked, updateLinked } from './linked.ts';
 import { TERM_MANAGER, createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
@@ -33,18 +35,18 @@ async function eventBySlug(ctx: RestContext, slug: string) {
 
 function eventRoutes(): RouteDecl[] {
   const update = <S extends ReturnType<typeof A.eventWriteArgs>>(find: (ctx: RestContext, a: Args<S>) => Promise<EventRow>, args: S) =>
-    write({ methods: ['POST', 'PUT', 'PATCH'], args, permission: loggedWriter, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
+    write({ methods: ['POST', 'PUT', 'PATCH'], args, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
   return [
     route(NAMESPACE, P('/events'),
-      endpoint({ methods: ['GET'], args: A.eventListArgs, permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a) }),
-      write({ methods: ['POST'], args: A.eventWriteArgs(true), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
+      endpoint({ methods: ['GET'], args: A.eventListArgs, response: json(archive('events', Event)), permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a) }),
+      write({ methods: ['POST'], args: A.eventWriteArgs(true), response: json(Event, 201), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`),
-      endpoint({ methods: ['GET'], args: eventId, permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
-      write({ methods: ['DELETE'], args: eventId, permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
+      endpoint({ methods: ['GET'], args: eventId, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
+      write({ methods: ['DELETE'], args: eventId, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
       update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...A.eventWriteArgs(false) })),
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
-      endpoint({ methods: ['GET'], args: eventSlug, permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
-      write({ methods: ['DELETE'], args: eventSlug, permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
+      endpoint({ methods: ['GET'], args: eventSlug, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
+      write({ methods: ['DELETE'], args: eventSlug, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
       // The slug as matched in the path (a body's `slug` is the new one), decoded once with the URL, as in WordPress.
       update((ctx) => eventBySlug(ctx, ctx.route.split('/by-slug/')[1] ?? ''), A.eventWriteArgs(false))),
   ];
@@ -75,6 +77,7 @@ function organizerFields(required: boolean) {
 
 function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
+  const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? venueFields(required) : organizerFields(required));
   const idArg = { id: arg.integer({ description: `the ${kind} post ID`, required: true }) };
   const slugArg = { slug: arg.string({ description: `the ${kind} post name`, required: true }) };
@@ -83,14 +86,14 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   // The legacy site checks edit_post/delete_post on the record an ID names (by slug, the capability alone).
   const idWriter = onRecord(loggedWriter, async (ctx, a) => (await ctx.store.calendar.kindOf((a as { id: number }).id)) === kind);
   const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, writer: Permission) => [
-    endpoint({ methods: ['GET'], args, permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['DELETE'], args, permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
+    endpoint({ methods: ['GET'], args, response: json(object), permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
+    write({ methods: ['DELETE'], args, response: json(object), permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
+    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
   ];
   return [
     route(NAMESPACE, P(`/${plural}`),
-      endpoint({ methods: ['GET'], args: A.linkedListArgs(kind), permission: publicAccess, handler: (ctx, a) => linkedArchive(ctx, kind, a) }),
-      write({ methods: ['POST'], args: fields(true), permission: author, handler: (ctx, a) => createLinked(ctx, kind, a) })),
+      endpoint({ methods: ['GET'], args: A.linkedListArgs(kind), response: json(archive(plural, object)), permission: publicAccess, handler: (ctx, a) => linkedArchive(ctx, kind, a) }),
+      write({ methods: ['POST'], args: fields(true), response: json(object, 201), permission: author, handler: (ctx, a) => createLinked(ctx, kind, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, idWriter)),
     route(NAMESPACE, P(`/${plural}/by-slug/${SLUG}`), ...item3(slugArg, bySlug, loggedWriter)),
   ];
@@ -104,18 +107,18 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   const find = (ctx: RestContext, a: { id: number }) => loadTerm(ctx, taxonomy, a.id);
   return [
     route(NAMESPACE, P(`/${plural}`),
-      endpoint({ methods: ['GET'], args: A.termListArgs(taxonomy), permission: publicAccess, handler: (ctx, a) => termArchive(ctx, taxonomy, a) }),
-      write({ methods: ['POST'], args: A.termFields(taxonomy, true), permission: manage, handler: (ctx, a) => createTerm(ctx, taxonomy, a) })),
+      endpoint({ methods: ['GET'], args: A.termListArgs(taxonomy), response: json(archive(plural, Term)), permission: publicAccess, handler: (ctx, a) => termArchive(ctx, taxonomy, a) }),
+      write({ methods: ['POST'], args: A.termFields(taxonomy, true), response: json(Term, 201), permission: manage, handler: (ctx, a) => createTerm(ctx, taxonomy, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`),
-      endpoint({ methods: ['GET'], args: idArg, permission: publicAccess, handler: async (ctx, a) => ({ body: await termBody(ctx, await find(ctx, a)) }) }),
-      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
-      write({ methods: ['DELETE'], args: idArg, permission: manage, handler: async (ctx, a) => deleteTerm(ctx, await find(ctx, a)) })),
+      endpoint({ methods: ['GET'], args: idArg, response: json(Term), permission: publicAccess, handler: async (ctx, a) => ({ body: await termBody(ctx, await find(ctx, a)) }) }),
+      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, response: json(Term), permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
+      write({ methods: ['DELETE'], args: idArg, response: json(Term), permission: manage, handler: async (ctx, a) => deleteTerm(ctx, await find(ctx, a)) })),
   ];
 }
 
 export function calendarRoutes(): RouteDecl[] {
   const routes: RouteDecl[] = [];
-  const doc = route(NAMESPACE, P('/doc'), endpoint({ methods: ['GET'], args: {}, permission: publicAccess, handler: (ctx) => ({ body: openApi(ctx, routes) }) }));
+  const doc = route(NAMESPACE, P('/doc'), endpoint({ methods: ['GET'], args: {}, response: json(legacyDoc), summary: 'The legacy OpenAPI 3.0 document of this namespace', permission: publicAccess, handler: (ctx) => ({ body: openApi(ctx, routes) }) }));
   routes.push(doc, ...eventRoutes(), ...linkedRoutes('venue'), ...linkedRoutes('organizer'), ...termRoutes('category'), ...termRoutes('tag'));
   return routes;
 }

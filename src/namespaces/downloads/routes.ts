@@ -5,7 +5,9 @@
  * body with status 200, as the legacy handlers answer with wp_send_json.
  */
 import { sameSecret } from '../../auth/secrets.ts';
+import { z } from 'zod';
 import { publicAccess } from '../../contract/permission.ts';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import { randomAlnum } from '../../random.ts';
@@ -104,14 +106,19 @@ async function search(ctx: RestContext) {
 }
 
 export function downloadsRoutes(services: Pick<Services, 'config'>, fetch: Fetcher = upstreamFetcher(services.config)): RouteDecl[] {
-  const post = (path: string, handler: (ctx: RestContext) => Promise<unknown>) =>
-    route(NAMESPACE, P(path), endpoint({ methods: ['POST'], args: {}, permission: publicAccess, handler: async (ctx) => ({ body: await handler(ctx) }) }));
+  const post = (path: string, response: z.ZodType, handler: (ctx: RestContext) => Promise<unknown>) =>
+    route(NAMESPACE, P(path), endpoint({ methods: ['POST'], args: {}, response: json(response), permission: publicAccess, handler: async (ctx) => ({ body: await handler(ctx) }) }));
   return [
-    post('/validate-captcha', (ctx) => validateCaptcha(services, fetch, ctx)),
-    post('/validate-password', validatePassword),
+    post('/validate-captcha', z.union([z.object({ downloadurl: z.string() }), z.object({ error: z.string() })]), (ctx) => validateCaptcha(services, fetch, ctx)),
+    post('/validate-password', z.object({ success: z.boolean(), downloadurl: z.string().optional(), message: z.string().optional(), msg: z.string().optional() }), validatePassword),
     route(NAMESPACE, P('/search'), endpoint({
       methods: ['GET'],
       args: {},
+      response: json(z.object({
+        total: z.int(),
+        packages: z.array(z.object({ ID: z.int(), post_title: z.string(), post_content: z.string() })),
+        q: z.record(z.string(), z.unknown()).meta({ description: 'The search as the legacy WP_Query arguments' }),
+      }).nullable()),
       permission: publicAccess,
       handler: async (ctx) => {
         const found = await search(ctx);

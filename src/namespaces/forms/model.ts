@@ -2,6 +2,7 @@
  * The forms model shared by forms-views and forms-submissions: the legacy SingleSubmission object,
  * display strings of values, CSV exports and the submission add-on handlers.
  */
+import { z } from 'zod';
 import { fmt, instantToWall } from '../../site/time.ts';
 import { errors } from '../../contract/error-codes.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -40,17 +41,15 @@ export const EXTRA_HANDLERS: Record<string, { slug: string; label: string; run: 
   },
 };
 
-export interface ExtraResponse {
-  responseType: 'none' | 'download';
-  download: string;
-  blobType: string;
-  result: string;
-  filename: string;
-}
+export const ExtraResponse = z.object({ responseType: z.enum(['none', 'download']), download: z.string(), blobType: z.string(), result: z.string(), filename: z.string() });
+export type ExtraResponse = z.infer<typeof ExtraResponse>;
 
 export const NO_EXTRA: ExtraResponse = { responseType: 'none', download: '', blobType: '', result: '', filename: '' };
 
-export function fieldDefinition(f: FormField) {
+/** A field as the submissions table's columns describe it. */
+export const FieldDefinition = z.object({ id: z.int(), slug: z.string(), label: z.string(), adminLabel: z.string(), type: z.string(), options: z.unknown(), fieldsetRepeaterFields: z.tuple([]) });
+
+export function fieldDefinition(f: FormField): z.infer<typeof FieldDefinition> {
   return { id: f.id, slug: f.key, label: f.label, adminLabel: f.adminLabel, type: f.type, options: f.options, fieldsetRepeaterFields: [] };
 }
 

@@ -5,6 +5,7 @@ import { arg, item } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import { needs } from '../../contract/permission.ts';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
@@ -14,6 +15,8 @@ import { sendMail } from '../../upstream/mail.ts';
 import { endOfDay, parseWall } from '../calendar/dates.ts';
 import { deleteExportFile, FILES_PATH, writeExportFile } from './files.ts';
 import {
+  ExtraResponse,
+  FieldDefinition,
   aggregatedKey, displayValue, EXTRA_HANDLERS, fieldDefinition, NO_EXTRA, singleSubmission, siteZone, submissionIdOf,
   submissionObject, submissionsCsv, valueFields,
 } from './model.ts';
@@ -26,8 +29,13 @@ const admin = needs('manage_options');
 const SETTINGS = 'forms_submissions_settings';
 const JSON_ARRAY = 'JSON encoded array';
 
-const post = <S extends ArgShape>(path: string, args: S, handler: (ctx: RestContext, a: Args<S>) => Promise<unknown>, allowBatch = false) =>
-  route(NAMESPACE, P(path), endpoint<S>({ methods: ['POST'], args, permission: admin, allowBatch, handler: async (ctx, a) => ({ body: await handler(ctx, a) }) }));
+/** The legacy answer of a write that succeeded. */
+const Ok = z.literal('ok');
+/** Some legacy routes answer the JSON text of their result: a JSON string. */
+const JsonText = z.string().meta({ description: 'JSON text' });
+
+const post = <S extends ArgShape>(path: string, args: S, response: z.ZodType, handler: (ctx: RestContext, a: Args<S>) => Promise<unknown>, allowBatch = false) =>
+  route(NAMESPACE, P(path), endpoint<S>({ methods: ['POST'], args, response: json(response), permission: admin, allowBatch, handler: async (ctx, a) => ({ body: await handler(ctx, a) }) }));
 
 async function loadForm(ctx: RestContext, id: unknown): Promise<{ form: Form; fields: FormField[] }> {
   const n = Number(id);
@@ -192,10 +200,14 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
     route(NAMESPACE, P('/submissions/get'), endpoint({
       methods: ['GET'],
       args: { form_ids: arg.array(item.integer(), { required: true, minItems: 1 }) },
+      response: json(z.union([
+        z.record(z.string(), FieldDefinition).meta({ description: '`type=columns`: the form\'s fields by key' }),
+        z.object({ data: z.record(z.string(), z.record(z.string(), z.unknown())), count: z.int() }).meta({ description: '`type=data`: a page of submissions' }),
+      ])),
       permission: admin,
       handler: async (ctx, a) => ({ body: await getSubmissions(ctx, a) }),
     })),
-    post('/submissions/delete', { submissions: arg.array(z.unknown(), { required: true }) }, async (ctx, a) => {
+    post('/submissions/delete', { submissions: arg.array(z.unknown(), { required: true }) }, Ok, async (ctx, a) => {
       await ctx.store.transaction(async (store) => {
         for (const v of submissionList(a.submissions)) {
           const s = await store.forms.submission(submissionIdOf(v));
@@ -207,7 +219,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       });
       return 'ok';
     }, true),
-    post('/submissions/update', { singleSubmission: arg.untyped({ description: JSON_ARRAY, required: true }) }, async (ctx, a) => {
+    post('/submissions/update', { singleSubmission: arg.untyped({ description: JSON_ARRAY, required: true }) }, Ok, async (ctx, a) => {
       const single = submissionObject(a.singleSubmission);
       await ctx.store.transaction(async (store) => {
         const s = await loadSubmission({ ...ctx, store }, single);
@@ -215,7 +227,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       });
       return 'ok';
     }, true),
-    post('/submissions/restore', { restore: arg.boolean({ required: true }), submissions: arg.array(z.unknown(), { required: true }) }, async (ctx, a) => {
+    post('/submissions/restore', { restore: arg.boolean({ required: true }), submissions: arg.array(z.unknown(), { required: true }) }, Ok, async (ctx, a) => {
       await ctx.store.transaction(async (store) => {
         const ids = submissionList(a.submissions).map(submissionIdOf);
         for (const id of ids) {
@@ -226,7 +238,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       });
       return 'ok';
     }, true),
-    post('/submissions/handle-extra', { singleSubmission: arg.untyped({ description: JSON_ARRAY, required: true }), handleExtra: arg.string({ required: true }) }, async (ctx, a) => {
+    post('/submissions/handle-extra', { singleSubmission: arg.untyped({ description: JSON_ARRAY, required: true }), handleExtra: arg.string({ required: true }) }, ExtraResponse, async (ctx, a) => {
       const s = await loadSubmission(ctx, submissionObject(a.singleSubmission));
       // Only the listed handlers run: a class name from the client never picks code to load.
       const handler = Object.hasOwn(EXTRA_HANDLERS, a.handleExtra) ? EXTRA_HANDLERS[a.handleExtra] : null;
@@ -234,16 +246,16 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
       const { form, fields } = await loadForm(ctx, s.formId);
       return handler.run(form, fields, s, await siteZone(ctx));
     }),
-    post('/export', exportArgs, exportCsv),
-    post('/download-all', { form_ids: arg.array(item.integer()) }, async (ctx, a) => {
+    post('/export', exportArgs, z.record(z.string(), z.string()).meta({ description: 'Form ID to CSV text' }), exportCsv),
+    post('/download-all', { form_ids: arg.array(item.integer()) }, z.object({ formId: z.int(), downloadUrl: z.string(), filePath: z.string() }), async (ctx, a) => {
       if (!a.form_ids?.length) throw errors.forms.malformed();
       const { form, fields } = await loadForm(ctx, a.form_ids[0]);
       const csv = submissionsCsv(fields, await ctx.store.forms.submissions({ formId: form.id, status: 'active' }), await siteZone(ctx));
       const { name, filePath } = await writeExportFile(dir, form.id, csv);
       return { formId: form.id, downloadUrl: ctx.urls.base + FILES_PATH + name, filePath };
     }),
-    post('/delete-download-file', { file_path: arg.string({ required: true }) }, async (_ctx, a) => ({ result: await deleteExportFile(dir, a.file_path) })),
-    post('/set-submissions-settings', { settingName: arg.string({ required: true }), data: arg.object(null), formID: arg.string() }, async (ctx, a) => {
+    post('/delete-download-file', { file_path: arg.string({ required: true }) }, z.object({ result: z.string() }), async (_ctx, a) => ({ result: await deleteExportFile(dir, a.file_path) })),
+    post('/set-submissions-settings', { settingName: arg.string({ required: true }), data: arg.object(null), formID: arg.string() }, JsonText, async (ctx, a) => {
       const result = await ctx.store.transaction(async (store) => {
         const current = await store.options.get<Record<string, Record<string, unknown>>>(SETTINGS);
         const form = a.formID ?? '';
@@ -258,9 +270,10 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
     route(NAMESPACE, P('/get-submissions-settings'), endpoint({
       methods: ['GET'],
       args: {},
+      response: json(JsonText),
       permission: admin,
       handler: async (ctx) => ({ body: JSON.stringify((await ctx.store.options.get(SETTINGS)) ?? false) }),
     })),
-    post('/email-action', emailActionArgs, (ctx, a) => emailAction(services, ctx, a)),
+    post('/email-action', emailActionArgs, z.union([z.literal(true), z.int().meta({ description: 'The submission\'s sequence number when the mail could not be sent' })]), (ctx, a) => emailAction(services, ctx, a)),
   ];
 }

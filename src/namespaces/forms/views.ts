@@ -10,6 +10,8 @@ import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import type { Permission } from '../../contract/permission.ts';
 import { publicAccess } from '../../contract/permission.ts';
+import { z } from 'zod';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import { randomAlnum } from '../../random.ts';
@@ -113,6 +115,8 @@ async function refreshToken(ctx: RestContext) {
   return { token, publicKey, expiresIn: TOKEN_LIFETIME_S, formID: formId };
 }
 
+const FormSummary = z.object({ formID: z.int(), formTitle: z.string() });
+
 export function formsViewsRoutes(): RouteDecl[] {
   const access = viewerAccess(new RequestLimiter(60, 60));
   const refreshLimiter = new RequestLimiter(50, 300);
@@ -121,6 +125,7 @@ export function formsViewsRoutes(): RouteDecl[] {
     route(NAMESPACE, P('/forms'), endpoint({
       methods: ['GET'],
       args: {},
+      response: json(z.union([z.array(FormSummary), z.record(z.string(), FormSummary)])),
       permission: access,
       handler: async (ctx) => {
         const allowed = tokenFormIds(ctx);
@@ -133,12 +138,14 @@ export function formsViewsRoutes(): RouteDecl[] {
     route(NAMESPACE, P('/forms/(?P<id>\\d+)/fields'), endpoint({
       methods: ['GET'],
       args: id,
+      response: json(z.array(z.object({ id: z.int(), label: z.string(), type: z.string() }))),
       permission: access,
       handler: async (ctx, a) => ({ body: valueFields(await ctx.store.forms.fields(a.id)).map((f) => ({ id: f.id, label: f.label, type: f.type })) }),
     })),
     route(NAMESPACE, P('/forms/(?P<id>\\d+)/submissions'), endpoint({
       methods: ['GET'],
       args: { ...id, perPage: arg.integer({ minimum: 1, maximum: 100 }), page: arg.integer({ default: 1, minimum: 1 }) },
+      response: json(z.array(z.record(z.string(), z.unknown()).meta({ description: 'Field ID to displayed value' }))),
       permission: access,
       handler: async (ctx, a) => {
         const fields = valueFields(await ctx.store.forms.fields(a.id));
@@ -151,6 +158,7 @@ export function formsViewsRoutes(): RouteDecl[] {
     route(NAMESPACE, P('/token/refresh'), endpoint({
       methods: ['POST'],
       args: {},
+      response: json(z.object({ token: z.string(), publicKey: z.string(), expiresIn: z.int(), formID: z.int() })),
       permission: {
         ...publicAccess,
         check: (ctx) => (refreshLimiter.hit(ctx.ip) ? true : errors.forms.rateLimited()),

@@ -1,7 +1,9 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
 import { fmt } from '../../site/time.ts';
 import { can } from '../../auth/roles.ts';
+import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import { json, raw } from '../../contract/reply.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs, onRecord, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
@@ -13,6 +15,7 @@ import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from './log.ts';
 import { LOGGERS } from './loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
+import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
 import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
@@ -265,30 +268,31 @@ const reactionArgs = { ...idArg, type: arg.enum(['thumbsup'], { description: 'Re
 
 export function historyRoutes(services: Services): RouteDecl[] {
   return [
-    route(NAMESPACE, P('/email-report/preview/email'), endpoint({ methods: ['POST', 'GET'], args: {}, permission: admin, handler: (ctx) => emailPreview(ctx, services.config) })),
-    route(NAMESPACE, P('/email-report/preview/html'), endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => htmlPreview(ctx) })),
+    route(NAMESPACE, P('/email-report/preview/email'), endpoint({ methods: ['POST', 'GET'], args: {}, response: json(z.object({ success: z.boolean(), message: z.string() })), permission: admin, handler: (ctx) => emailPreview(ctx, services.config) })),
+    route(NAMESPACE, P('/email-report/preview/html'), endpoint({ methods: ['GET'], args: {}, response: raw('text/html', 'The weekly e-mail report as HTML'), permission: admin, handler: (ctx) => htmlPreview(ctx) })),
     route(
       NAMESPACE,
       P('/events'),
-      endpoint({ methods: ['GET'], args: eventListArgs(false), permission: viewer, handler: (ctx, a) => listEvents(ctx, a) }),
+      endpoint({ methods: ['GET'], args: eventListArgs(false), response: json(z.array(HistoryEvent)), permission: viewer, handler: (ctx, a) => listEvents(ctx, a) }),
       endpoint({
         methods: ['POST'],
         args: entryArgs,
+        response: json(z.object({ message: z.string(), data: z.object({ status: z.int() }) }), 201),
         permission: admin,
         handler: (ctx, a) => createEntry(ctx, a),
       }),
     ),
-    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: eventListArgs(true), permission: viewer, handler: (ctx, a) => hasUpdates(ctx, a) })),
-    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, path: ['id'], permission: viewer, handler: (ctx, a) => singleEvent(ctx, a.id) })),
-    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, true) })),
-    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, false) })),
-    route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
-    route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
-    route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: backfillStatus })),
-    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
-    route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => searchUser(ctx) })),
+    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: eventListArgs(true), response: json(z.object({ new_events_count: z.int().nullable() })), permission: viewer, handler: (ctx, a) => hasUpdates(ctx, a) })),
+    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, path: ['id'], response: json(HistoryEvent), permission: viewer, handler: (ctx, a) => singleEvent(ctx, a.id) })),
+    route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], response: json(HistoryEvent), permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], response: json(HistoryEvent), permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, false) })),
+    route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
+    route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
+    route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, response: json(z.object({ completed: z.boolean(), type_stats: z.record(z.string(), z.unknown()) })), permission: loggedIn, handler: backfillStatus })),
+    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
+    route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: admin, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
-      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
+      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
     ),
   ];
 }

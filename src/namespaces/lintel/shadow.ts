@@ -4,11 +4,13 @@
  * prints. `GET /lintel/v1/shadow`: match rates per route and the most frequent differing paths;
  * `GET /lintel/v1/shadow/mismatches?namespace=&route=`: a route's stored mismatches, newest first.
  */
+import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import { json } from '../../contract/reply.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs } from '../../contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
-import type { ShadowReport } from '../../store/shadow.ts';
+import { ShadowComparison, ShadowReport } from '../../store/shadow.ts';
 
 export const LINTEL_NAMESPACE = 'lintel/v1';
 
@@ -22,6 +24,7 @@ export function shadowRoutes(): RouteDecl[] {
       endpoint({
         methods: ['GET'],
         args: { limit: arg.integer({ default: 20, minimum: 1, maximum: 100, description: 'How many of the most frequent differences to list.' }) },
+        response: json(ShadowReport),
         permission: admin,
         async handler(ctx, a) {
           return { body: await ctx.store.shadow.report(a.limit) };
@@ -38,6 +41,7 @@ export function shadowRoutes(): RouteDecl[] {
           route: arg.string({ required: true, description: 'The route as the report names it, e.g. "GET /history/v1/events/{n}".' }),
           limit: arg.integer({ default: 10, minimum: 1, maximum: 100 }),
         },
+        response: json(z.array(ShadowComparison.extend({ at: z.iso.datetime() }))),
         permission: admin,
         async handler(ctx, a) {
           return { body: await ctx.store.shadow.mismatches(a.namespace, a.route, a.limit) };

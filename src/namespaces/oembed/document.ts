@@ -2,6 +2,7 @@
  * The oEmbed document of a record of this site, as the legacy site wrote it (key order, width
  * clamp, the blockquote + iframe markup), and its XML form.
  */
+import { z } from 'zod';
 import { randomAlnum } from '../../random.ts';
 import type { Embeddable } from './embeddable.ts';
 
@@ -25,6 +26,17 @@ export function embedSize(maxwidth: unknown): { width: number; height: number } 
   const width = Math.min(Math.max(200, asked), 600);
   return { width, height: Math.max(Math.ceil((width * 9) / 16), 200) };
 }
+
+/**
+ * An oEmbed response (oEmbed 1.0 §2.3.4): this site's documents are `rich`; a proxied provider's
+ * may be any type, with its own extra fields. With `format=xml` the same fields come as XML.
+ */
+export const OembedDocument = z.looseObject({
+  version: z.literal('1.0'), type: z.enum(['rich', 'video', 'photo', 'link']), provider_name: z.string().optional(), provider_url: z.string().optional(),
+  author_name: z.string().optional(), author_url: z.string().optional(), title: z.string().optional(),
+  width: z.int().nullable().optional(), height: z.int().nullable().optional(), html: z.string().optional(), url: z.string().optional(),
+  thumbnail_url: z.string().optional(), thumbnail_width: z.int().optional(), thumbnail_height: z.int().optional(),
+}).meta({ id: 'OembedDocument' });
 
 export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unknown, secret = embedSecret()): Record<string, unknown> {
   const { width, height } = embedSize(maxwidth);

@@ -6,11 +6,12 @@ import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
 import { needs, publicAccess } from '../../contract/permission.ts';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import { upstreamFetcher } from '../../upstream/fetch.ts';
-import { embedDocument, oembedXml, XML_TYPE } from './document.ts';
+import { embedDocument, OembedDocument, oembedXml, XML_TYPE } from './document.ts';
 import { publicEmbeddable, type EmbeddableLookup } from './embeddable.ts';
 import { loadProviders } from './providers.ts';
 import { OembedProxy, type RemoteOembed } from './proxy.ts';
@@ -53,6 +54,7 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
       endpoint({
         methods: ['GET'],
         args: { url: urlArg(), format: arg.untyped({ default: 'json' }), maxwidth: arg.untyped({ default: 600 }) },
+        response: json(OembedDocument),
         permission: publicAccess,
         handler: (ctx, a) => inFormat(a.format, () => localDocument(lookup, ctx, parseUrl(a.url), a.maxwidth)),
       }),
@@ -69,6 +71,7 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
           maxheight: arg.integer({ description: 'The maximum height of the embed frame in pixels.' }),
           discover: arg.boolean({ description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.', default: true }),
         },
+        response: json(OembedDocument),
         permission: needs('edit_posts', errors.oembed.cannotProxy),
         handler: (ctx, a) =>
           inFormat(a.format, async () => {

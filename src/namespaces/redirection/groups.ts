@@ -1,17 +1,20 @@
 /** Group routes: the list (with the default group marked), create (answers the list), update, bulk, dropdown. */
+import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import { NS, P, admin, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';
 import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, pageOf, type BulkParams, type ListParams } from './params.ts';
-import { MODULES } from './records.ts';
+import { GroupJson, GroupsDropdown, listOf, MODULES } from './records.ts';
 import type { GroupFilter, GroupRow, Selection } from '../../store/redirection/rows.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { bulkItems, logRedirection } from '../history/log.ts';
 
 const args = listArgs(GROUP_ORDERBY, GROUP_FILTERS);
+const groupPage = json(listOf(GroupJson));
 const groupFields = {
   moduleId: arg.integer({ description: 'Module ID', minimum: 0, maximum: 3, required: true }),
   name: arg.string({ description: 'Group name', required: true }),
@@ -34,7 +37,7 @@ export async function groupList(ctx: RestContext, p: ListParams): Promise<RestRe
 
 /** Groups by module, as the settings and the group pickers show them. */
 export function groupsDropdown(groups: GroupRow[]) {
-  const out: { label: string; value: { label: string; value: number }[] }[] = [];
+  const out: z.infer<typeof GroupsDropdown> = [];
   for (const [id, label] of Object.entries(MODULES)) {
     const value = groups.filter((g) => g.moduleId === Number(id)).map((g) => ({ label: g.name, value: g.id }));
     if (value.length) out.push({ label, value });
@@ -89,8 +92,8 @@ export function groupRoutes(services: Services): RouteDecl[] {
     route(
       NS,
       `${P}/group`,
-      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => groupList(ctx, a) }),
-      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, permission: admin, handler: (ctx, a) => create(ctx, a) }),
+      endpoint({ methods: ['GET'], args, response: groupPage, permission: admin, handler: (ctx, a) => groupList(ctx, a) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, response: groupPage, permission: admin, handler: (ctx, a) => create(ctx, a) }),
     ),
     route(
       NS,
@@ -98,11 +101,12 @@ export function groupRoutes(services: Services): RouteDecl[] {
       endpoint({
         methods: ['GET'],
         args: {},
+        response: json(GroupsDropdown),
         permission: admin,
         handler: async (ctx) => ({ body: groupsDropdown(await ctx.store.redirection.groups.all()) }),
       }),
     ),
-    route(NS, `${P}/group/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: groupFields, path: ['id'], permission: admin, handler: (ctx, a) => update(ctx, a) })),
+    route(NS, `${P}/group/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: groupFields, path: ['id'], response: json(z.object({ item: GroupJson })), permission: admin, handler: (ctx, a) => update(ctx, a) })),
     route(
       NS,
       `${P}/bulk/group/(?P<bulk>delete|enable|disable)`,
@@ -110,6 +114,7 @@ export function groupRoutes(services: Services): RouteDecl[] {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
         path: ['bulk'],
+        response: groupPage,
         permission: admin,
         handler: (ctx, a) => bulk(ctx, a),
       }),

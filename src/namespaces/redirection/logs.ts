@@ -1,9 +1,12 @@
 /** The redirect log (`/log`) and the 404 log (`/404`): lists, grouped lists, bulk delete. */
+import { z } from 'zod';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import { writeEndpoint } from '../../contract/write-endpoint.ts';
 import { NS, P, admin, jsonContext, legacyParams } from './common.ts';
 import { logJson, notFoundJson } from './json.ts';
+import { GroupedLogJson, listOf, LogBaseJson, LogJson } from './records.ts';
 import { LOG_FILTERS, LOG_ORDERBY, NOT_FOUND_FILTERS, itemId, itemsArg, listArgs, logFilter, pageOf, type ListParams } from './params.ts';
 import type { LogGroupBy, LogKind, LogOrder } from '../../store/redirection/rows.ts';
 
@@ -56,14 +59,17 @@ export function logRoutes(): RouteDecl[] {
   const routes: RouteDecl[] = [];
   for (const kind of ['log', '404'] as const) {
     const args = listArgs(LOG_ORDERBY, kind === 'log' ? LOG_FILTERS : NOT_FOUND_FILTERS);
+    // Grouped (`groupBy`) pages count rows per value instead.
+    const page = json(listOf(z.union([kind === 'log' ? LogJson : LogBaseJson, GroupedLogJson])));
     routes.push(
-      route(NS, `${P}/${kind}`, endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => logList(kind, ctx, a) })),
+      route(NS, `${P}/${kind}`, endpoint({ methods: ['GET'], args, response: page, permission: admin, handler: (ctx, a) => logList(kind, ctx, a) })),
       route(
         NS,
         `${P}/bulk/${kind}/(?P<bulk>delete)`,
         writeEndpoint({
           methods: ['POST', 'PUT', 'PATCH'],
           args: { ...args, items: itemsArg('Comma separated list of item IDs to perform action on') },
+          response: page,
           permission: admin,
           handler: (ctx, a) => bulkDelete(kind, ctx, a),
         }),

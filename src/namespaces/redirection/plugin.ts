@@ -2,11 +2,14 @@
  * Plugin maintenance routes. Lintel's schema is migrated at start, so there is no plugin database
  * to install, upgrade or repair: these answer with the state of the store as it is.
  */
+import { z } from 'zod';
+import { json } from '../../contract/reply.ts';
 import { arg } from '../../contract/args.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import { logRedirection } from '../history/log.ts';
 import { NS, P, admin } from './common.ts';
+import { listOf, PluginStatus, RedirectJson, UpgradeStatus } from './records.ts';
 
 const DB_VERSION = '4.2';
 const EDIT = ['POST', 'PUT', 'PATCH'] as const;
@@ -60,10 +63,11 @@ export function pluginRoutes(): RouteDecl[] {
     route(
       NS,
       `${P}/plugin`,
-      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: async (ctx) => ({ body: await status(ctx) }) }),
+      endpoint({ methods: ['GET'], args: {}, response: json(PluginStatus), permission: admin, handler: async (ctx) => ({ body: await status(ctx) }) }),
       endpoint({
         methods: [...EDIT],
         args: { name: arg.string({ description: 'Name' }), value: arg.string({ description: 'Value' }) },
+        response: json(PluginStatus),
         permission: admin,
         handler: async (ctx) => ({ body: await fix(ctx) }),
       }),
@@ -74,6 +78,7 @@ export function pluginRoutes(): RouteDecl[] {
       endpoint({
         methods: [...EDIT],
         args: {},
+        response: json(z.object({ location: z.string() })),
         permission: admin,
         // Removing the plugin's data: every redirect, group and log row goes; the install's groups come back.
         handler: async (ctx) => {
@@ -85,18 +90,19 @@ export function pluginRoutes(): RouteDecl[] {
         },
       }),
     ),
-    route(NS, `${P}/plugin/test`, endpoint({ methods: ['GET', ...EDIT, 'DELETE'], args: {}, permission: admin, handler: () => ({ body: { success: true } }) })),
+    route(NS, `${P}/plugin/test`, endpoint({ methods: ['GET', ...EDIT, 'DELETE'], args: {}, response: json(z.object({ success: z.boolean() })), permission: admin, handler: () => ({ body: { success: true } }) })),
     route(
       NS,
       `${P}/plugin/data`,
       endpoint({
         methods: [...EDIT],
         args: { upgrade: arg.enum(['stop', 'skip', 'retry'], { description: 'Upgrade parameter' }) },
+        response: json(UpgradeStatus),
         permission: admin,
         handler: () => ({ body: dbStatus }),
       }),
     ),
-    route(NS, `${P}/plugin/finish`, endpoint({ methods: [...EDIT], args: {}, permission: admin, handler: () => ({ body: dbStatus }) })),
+    route(NS, `${P}/plugin/finish`, endpoint({ methods: [...EDIT], args: {}, response: json(UpgradeStatus), permission: admin, handler: () => ({ body: dbStatus }) })),
     route(
       NS,
       `${P}/plugin/fix`,
@@ -106,6 +112,7 @@ export function pluginRoutes(): RouteDecl[] {
           reason: arg.string({ description: 'Reason for fix', required: true }),
           current: arg.string({ description: 'Current version', required: true }),
         },
+        response: json(PluginStatus),
         permission: admin,
         handler: async (ctx) => ({ body: await fix(ctx) }),
       }),
@@ -114,13 +121,13 @@ export function pluginRoutes(): RouteDecl[] {
     route(
       NS,
       `${P}/import/plugin`,
-      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: () => ({ body: { importers: [] } }) }),
-      endpoint({ methods: [...EDIT], args: {}, permission: admin, handler: () => ({ body: { imported: 0 } }) }),
+      endpoint({ methods: ['GET'], args: {}, response: json(z.object({ importers: z.array(z.looseObject({})) })), permission: admin, handler: () => ({ body: { importers: [] } }) }),
+      endpoint({ methods: [...EDIT], args: {}, response: json(z.object({ imported: z.int() })), permission: admin, handler: () => ({ body: { imported: 0 } }) }),
     ),
     route(
       NS,
       `${P}/import/plugin/(?P<plugin>[a-z0-9-]+)/preview`,
-      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: () => ({ body: { items: [], total: 0 } }) }),
+      endpoint({ methods: ['GET'], args: {}, response: json(listOf(RedirectJson)), permission: admin, handler: () => ({ body: { items: [], total: 0 } }) }),
     ),
   ];
 }

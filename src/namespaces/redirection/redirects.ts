@@ -1,11 +1,14 @@
 /** Redirect routes: the list, create (answers the list), update (answers `{item}`), bulk actions, post search. */
+import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 import { NS, P, admin, jsonContext, legacyParams, ruleWrite } from './common.ts';
 import { redirectJson } from './json.ts';
+import { listOf, RedirectJson } from './records.ts';
 import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf, redirectFilter, type BulkParams, type ListParams } from './params.ts';
 import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from '../../store/redirection/rows.ts';
 import { errors } from '../../contract/error-codes.ts';
@@ -13,6 +16,7 @@ import { countOf, sanitizeRedirect, sourceUrls, type SanitizeContext } from './s
 import { bulkItems, logRedirection } from '../history/log.ts';
 
 const args = listArgs(REDIRECT_ORDERBY, REDIRECT_FILTERS);
+const redirectPage = json(listOf(RedirectJson));
 
 const ORDER: Record<string, RedirectOrder> = { source: 'url', last_count: 'hits', last_access: 'last_access', position: 'position' };
 
@@ -105,16 +109,17 @@ export function redirectRoutes(services: Services): RouteDecl[] {
     route(
       NS,
       `${P}/redirect`,
-      endpoint({ methods: ['GET'], args, permission: admin, handler: (ctx, a) => redirectList(ctx, a) }),
-      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, permission: admin, handler: (ctx, a) => create(ctx, a) }),
+      endpoint({ methods: ['GET'], args, response: redirectPage, permission: admin, handler: (ctx, a) => redirectList(ctx, a) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, response: redirectPage, permission: admin, handler: (ctx, a) => create(ctx, a) }),
     ),
-    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, path: ['id'], permission: admin, handler: (ctx, a) => update(ctx, a) })),
+    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, path: ['id'], response: json(z.object({ item: RedirectJson })), permission: admin, handler: (ctx, a) => update(ctx, a) })),
     route(
       NS,
       `${P}/redirect/post`,
       endpoint({
         methods: ['GET'],
         args: { text: arg.string({ description: 'Text to match', required: true }) },
+        response: json(z.array(z.object({ title: z.string(), value: z.string() }))),
         permission: admin,
         // The target autocomplete searches published posts and pages; Lintel keeps none (see DEVIATIONS.md).
         handler: () => ({ body: [] }),
@@ -127,6 +132,7 @@ export function redirectRoutes(services: Services): RouteDecl[] {
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...args, global: arg.boolean({ description: 'Apply bulk action globally, as per filters' }), items: itemsArg('Array of IDs to perform action on') },
         path: ['bulk'],
+        response: redirectPage,
         permission: admin,
         handler: (ctx, a) => bulk(ctx, a),
       }),

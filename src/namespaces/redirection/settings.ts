@@ -1,10 +1,13 @@
 /** `setting` GET/POST: the plugin options with the legacy names, sent flat and sanitized as the plugin does. */
+import { z } from 'zod';
+import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 import { NS, P, admin, legacyParams, ruleWrite } from './common.ts';
 import { groupsDropdown } from './groups.ts';
+import { GroupsDropdown } from './records.ts';
 import { FLAG_QUERY, type RedirectionSettings } from '../../store/redirection/rows.ts';
 import { logRedirection } from '../history/log.ts';
 
@@ -61,6 +64,11 @@ async function sanitize(store: Store, now: Date, sent: Record<string, unknown>):
   return out;
 }
 
+/** What settings reads and writes answer. */
+const settingsAnswer = json(
+  z.object({ settings: z.record(z.string(), z.unknown()), groups: GroupsDropdown, installed: z.string(), canDelete: z.boolean(), post_types: z.array(z.unknown()) }),
+);
+
 async function answer(ctx: RestContext, settings: RedirectionSettings): Promise<RestResult> {
   return {
     body: {
@@ -81,10 +89,11 @@ export function settingRoutes(services: Services): RouteDecl[] {
     route(
       NS,
       `${P}/setting`,
-      endpoint({ methods: ['GET'], args: {}, permission: admin, handler: async (ctx) => answer(ctx, await ctx.store.redirection.settings.get()) }),
+      endpoint({ methods: ['GET'], args: {}, response: settingsAnswer, permission: admin, handler: async (ctx) => answer(ctx, await ctx.store.redirection.settings.get()) }),
       ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: {},
+        response: settingsAnswer,
         permission: admin,
         handler: async (ctx, a) => {
           const saved = await ctx.store.transaction(async (store) => {

@@ -2,11 +2,13 @@
  * The site index (`GET /`) and the namespace indexes (`GET /<namespace>`), generated from the
  * route table, so every declared route shows with its methods and argument descriptors.
  */
+import { z } from 'zod';
 import type { ForwardedIndex } from '../../backends/legacy-index.ts';
 import { arg } from '../../contract/args.ts';
 import { describeRoute } from '../../contract/describe.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { publicAccess } from '../../contract/permission.ts';
+import { json, shape } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
 import type { RestContext } from '../../http/context.ts';
@@ -17,6 +19,19 @@ import { gmtOffset } from '../../site/time.ts';
  * locale has its own) and kept: the table does not change once the app is built, and describing
  * every route on every index request was most of its cost. Callers never change the objects.
  */
+/** A route of the index (`describeRoute`): its methods and each endpoint's argument descriptors. */
+const RouteEntry = z.object({
+  namespace: z.string(),
+  methods: z.array(z.string()),
+  endpoints: z.array(z.object({ methods: z.array(z.string()), allow_batch: z.object({ v1: z.boolean() }).optional(), args: shape.orEmpty(shape.map()) })),
+  _links: shape.links().optional(),
+});
+const Routes = z.record(z.string(), RouteEntry);
+const SiteIndex = z.looseObject({
+  name: z.string(), description: z.string(), url: z.string(), home: z.string(), gmt_offset: z.union([z.number(), z.string()]), timezone_string: z.string(),
+  namespaces: z.array(z.string()), authentication: shape.orEmpty(shape.map()), routes: Routes, _links: shape.links(),
+});
+
 function routeDescriptions(table: RouteTable): (ctx: RestContext, namespace?: string) => Record<string, unknown> {
   const built = new Map<string, Record<string, unknown>>();
   return (ctx, namespace) => {
@@ -42,6 +57,8 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
     endpoint({
       methods: ['GET'],
       args: { context: arg.untyped({ default: 'view' }) },
+      response: json(SiteIndex),
+      summary: 'The site index: the site, its namespaces and every route with its arguments',
       permission: publicAccess,
       async handler(ctx) {
         const site = await ctx.store.options.site();
@@ -90,6 +107,8 @@ export function namespaceIndexRoute(table: RouteTable, namespace: string): Route
     endpoint({
       methods: ['GET'],
       args: { namespace: arg.untyped({ default: namespace }), context: arg.untyped({ default: 'view' }) },
+      response: json(z.object({ namespace: z.string(), routes: Routes, _links: shape.links() })),
+      summary: `The ${namespace} index: its routes with their arguments`,
       permission: publicAccess,
       handler(ctx, args) {
         const ns = args.namespace;

@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs } from '../../contract/permission.ts';
+import { raw } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
@@ -122,6 +123,7 @@ export function widgetsAiRoutes(services: Pick<Services, 'config'>, open: Stream
     route(NAMESPACE, `/${NAMESPACE}/chat`, endpoint({
       methods: ['POST'],
       args: { prompt: arg.string({ required: true, minLength: 4 }) },
+      response: raw('text/event-stream', 'The model\'s answer as server-sent events, relayed as the provider streams them'),
       permission: needs('edit_posts'),
       handler: (ctx, a) => chat(services, open, ctx, a.prompt),
     })),

@@ -4,6 +4,8 @@
  * import reads one uploaded file, writes in one transaction and refreshes the site's rule index.
  */
 import { setImmediate } from 'node:timers/promises';
+import { z } from 'zod';
+import { json } from '../../../contract/reply.ts';
 import { arg, item } from '../../../contract/args.ts';
 import { RestError, wpList } from '../../../contract/errors.ts';
 import { invalidParam } from '../../../contract/validate.ts';
@@ -27,6 +29,7 @@ import { exportFormats, isExportFormat, writeBundle, writeRecords, writeTable, w
 export const PREVIEW_SIZE = 10;
 
 const exported = (data: string, total: number): RestResult => ({ body: { data, total } });
+const Exported = json(z.object({ data: z.string().meta({ description: 'The file text' }), total: z.int().meta({ description: 'How many records the export holds' }) }));
 
 // ---- redirect exports ----
 
@@ -295,7 +298,7 @@ async function importFile(services: Services, ctx: RestContext, a: ImportArgs): 
 type ExportParams = { module?: unknown; format?: unknown };
 
 const get = (handler: (ctx: RestContext, sent: ExportParams) => Promise<RestResult>) =>
-  endpoint({ methods: ['GET'], args: {}, permission: admin, handler: (ctx) => handler(ctx, ctx.params) });
+  endpoint({ methods: ['GET'], args: {}, response: Exported, permission: admin, handler: (ctx) => handler(ctx, ctx.params) });
 
 export function ioRoutes(services: Services): RouteDecl[] {
   return [
@@ -303,6 +306,7 @@ export function ioRoutes(services: Services): RouteDecl[] {
       methods: ['POST', 'PUT', 'PATCH'],
       args: importArgs,
       path: ['group_id'],
+      response: json(z.object({ imported: z.int(), skipped: z.int().optional(), dry_run: z.literal(true).optional() })),
       permission: admin,
       handler: (ctx, a) => importFile(services, ctx, a),
     })),
