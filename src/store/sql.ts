@@ -96,9 +96,17 @@ export class JoinedTransaction implements Sql {
   }
 }
 
+/**
+ * PGlite's own defaults size PostgreSQL for a server of its own (160 MB of shared buffers, 5 MB of
+ * WAL buffers): in WebAssembly that memory is the process's and is never given back. The store's
+ * files are read through the operating system's page cache anyway, so small buffers cost little.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
+
 export async function openPglite(dataDir: string | null): Promise<SqlDriver> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ?? undefined, {
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: identity, [TIMESTAMP]: identity },
   });
   const wrapTx = (tx: Transaction) =>
