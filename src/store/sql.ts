@@ -26,6 +26,8 @@ export interface SqlDriver extends Sql {
   close(): Promise<void>;
   /** Connection pool use (the `pg` pool; PGlite has none). */
   poolStats?(): PoolStats;
+  /** The whole data folder as a tarball, to start other in-memory stores from (PGlite only). */
+  dumpDataDir?(): Promise<Blob>;
   /** LISTEN on `channel`; `onLive` says whether notifications can arrive. Returns the unlisten. */
   listen(channel: string, onPayload: (payload: string) => void, onLive: (live: boolean) => void): Promise<() => Promise<void>>;
 }
@@ -103,9 +105,11 @@ export class JoinedTransaction implements Sql {
  */
 const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 
-export async function openPglite(dataDir: string | null): Promise<SqlDriver> {
+/** `template`: a data folder's tarball (PGlite's dumpDataDir) to start an in-memory store from, instead of an empty cluster. */
+export async function openPglite(dataDir: string | null, template?: Blob): Promise<SqlDriver> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ?? undefined, {
+    ...(template ? { loadDataDir: template } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: identity, [TIMESTAMP]: identity },
   });
@@ -126,6 +130,7 @@ export async function openPglite(dataDir: string | null): Promise<SqlDriver> {
       return unlisten;
     },
     close: () => db.close(),
+    dumpDataDir: async () => db.dumpDataDir('none'),
   };
 }
 
