@@ -3,7 +3,7 @@
 // compiler, then by default recompiles the hot functions with TurboFan in the background; measured
 // from outside, that tier-up took the server's peak memory from about 420 MB to 920 MB and took
 // the CPU from requests for many seconds after a start, for no higher steady throughput (README,
-// Performance). The flag concerns WebAssembly only; `npm start` passes it too.
+// Footprint). The flag concerns WebAssembly only; `npm start` passes it too.
 // The `lintel` command: Node runs the TypeScript sources itself (type stripping; the sources use
 // erasable syntax only), so there is neither a build step nor a transpiler at run time.
 // `npm install` brings Node 24 (the npm `node` package) and npm puts it first on PATH for
