@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { throwawayDatabase } from '../test/support/store.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/lintel.js');
@@ -132,24 +132,6 @@ function commandMs(args: string[], runs: number): number {
     times.push(performance.now() - t);
   }
   return Math.round(times.sort((a, b) => a - b)[Math.floor(runs / 2)]);
-}
-
-async function throwawayDatabase(server: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `lintel_bench_${process.pid}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`drop database if exists ${name} with (force)`);
-  await admin(`create database ${name}`);
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 export interface OutsideOptions { seconds: number; connections: number; postgres?: string; legacy?: string }

@@ -11,9 +11,8 @@ import { TEMPLATE_ENV } from './pglite-template.ts';
 
 export const storeLane = process.env.LINTEL_TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-/** A new, empty database on the PostgreSQL lane's server (for tests that start Lintel as a process). */
-export async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const server = process.env.LINTEL_TEST_DATABASE_URL;
+/** A new, empty database on the PostgreSQL lane's server, or on `server` (for tests and the bench that start Lintel as a process). */
+export async function throwawayDatabase(server = process.env.LINTEL_TEST_DATABASE_URL): Promise<{ url: string; drop(): Promise<void> }> {
   if (!server) throw new Error('throwawayDatabase needs LINTEL_TEST_DATABASE_URL');
   const name = `lintel_t_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = async (statement: string) => {
