@@ -96,7 +96,7 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string;
     return /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
   }, child, log);
   const readyMs = performance.now() - t;
-  const password = /application password: (\S+)/.exec(log())?.[1];
+  const password = /application password: (.+)/.exec(log())?.[1].trim(); // WordPress groups it in fours, with spaces
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url,
