@@ -13,6 +13,11 @@ export default defineConfig({
     // side by side.
     maxWorkers: 3,
     hookTimeout: 60_000,
+    // One migrated PGlite data folder that every PGlite test store starts from.
+    globalSetup: ['test/support/pglite-template.ts'],
+    // As bin/lintel.js runs: no TurboFan tier-up of PGlite's WebAssembly, which takes the CPU (and
+    // hundreds of MB) in every worker for seconds after its first store opens.
+    execArgv: ['--liftoff-only'],
     projects: [
       { extends: true, test: { name: 'pglite', include, env: { LINTEL_TEST_DATABASE_URL: '' } } },
       ...(pgUrl ? [{ extends: true, test: { name: 'postgres', include, env: { LINTEL_TEST_DATABASE_URL: pgUrl } } }] : []),

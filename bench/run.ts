@@ -1,21 +1,27 @@
 /**
- * `npm run bench [-- --duration 5 --connections 10]`: req/s and p50/p99 latency of Lintel's hot
- * paths, each as a ratio to a bare node:http JSON server measured in the same run, on the same
- * machine. Prints a table and writes bench/results.json.
+ * `npm run bench [-- --duration 5 --connections 10 --postgres postgres://... --legacy http://127.0.0.1:8092]`:
+ * first the cases as a client sees them (bench/outside.ts: wrk against `bin/lintel.js serve` and
+ * bare node:http servers, each a process of its own, with the server's resident memory per case,
+ * the command line's start time and the restart time), then req/s and p50/p99 latency of Lintel's
+ * hot paths in process, each as a ratio to a bare node:http JSON server measured in the same run.
+ * Prints tables and writes bench/results.json.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { Command } from 'commander';
+import { runOutside, type OutsideReport } from './outside.ts';
 import { measure, ratioTo, startLintel, type BenchContext, type Row } from './lib.ts';
 
 const cli = new Command('bench')
   .option('--duration <s>', 'seconds per case', '5')
   .option('--connections <n>', 'concurrent connections', '10')
   .option('--only <text>', 'run only the case modules whose file name contains this (the built-in cases always run)')
+  .option('--postgres <url>', 'also run the outside-the-process cases on a throwaway database of this PostgreSQL server')
+  .option('--legacy <origin>', 'also measure the live legacy site\'s archive (e.g. http://127.0.0.1:8092)')
   .parse()
-  .opts<{ duration: string; connections: string; only?: string }>();
+  .opts<{ duration: string; connections: string; only?: string; postgres?: string; legacy?: string }>();
 const duration = Number(cli.duration);
 const connections = Number(cli.connections);
 
@@ -32,6 +38,11 @@ async function bareServer(
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
+
+// First, as a client sees it: the server and the baselines in processes of their own, loaded by wrk.
+console.error('outside the process (wrk, bin/lintel.js serve as a child)');
+const outside: OutsideReport[] = [await runOutside({ seconds: duration, connections, legacy: cli.legacy })];
+if (cli.postgres) outside.push(await runOutside({ seconds: duration, connections, postgres: cli.postgres }));
 
 const rows: Row[] = [];
 const report = (row: Row) => {
@@ -52,47 +63,8 @@ const ctx: BenchContext = {
   measure: (name, url, opts) => measure(name, url, { ...opts, duration, connections, baseline }),
 };
 
-// The event archive of the demo data (10 events on its first page) through the whole stack,
-// answered from the response cache (anonymous, the default) and with the cache off. The cached row
-// is held against two bare servers: the hello one, and one sending the very answer Lintel sends
-// (same headers, same 34 kB body), so that what is left is Lintel's own cost, not the bytes'.
-const ARCHIVE = '/wp-json/calendar/events/v1/events';
 const summary: string[] = [];
 const ratioLine = (what: string, row: Row, base: Row) => summary.push(`${what}: ${Math.round(row.reqPerSec)} / ${Math.round(base.reqPerSec)} req/s = ${ratioTo(row.reqPerSec, base).toFixed(2)}`);
-for (const [label, env] of [['response cache', {}], ['no cache', { LINTEL_CACHE_TTL_S: '0' }]] as const) {
-  const server = await startLintel({ LINTEL_DEMO_DATA: 'true', ...env });
-  try {
-    const sample = await fetch(`${server.url}${ARCHIVE}`);
-    const body = Buffer.from(await sample.arrayBuffer());
-    const shown = (JSON.parse(body.toString()) as { events: unknown[] }).events.length;
-    if (shown < 10) throw new Error(`the demo archive shows ${shown} events, expected a full page of 10: the case would measure the wrong thing`);
-    const row = await ctx.measure(`GET ${ARCHIVE} (demo data, ${label})`, `${server.url}${ARCHIVE}`);
-    report(row);
-    if (label === 'no cache') {
-      ratioLine('uncached demo archive vs bare node:http hello', row, baseline);
-      continue;
-    }
-    const sameHeaders = Object.fromEntries([...sample.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)));
-    const replay = await bareServer(sameHeaders, body);
-    const sameBytes = await measure(`node:http sending the archive's answer (${body.length} bytes, baseline)`, replay.url, { duration, connections, baseline });
-    await replay.close();
-    report(sameBytes);
-    ratioLine('cached demo archive vs bare node:http hello', row, baseline);
-    ratioLine('cached demo archive vs bare node:http sending the same answer', row, sameBytes);
-    // Cached reads whose answers are about the hello's size: a short list, and the archive
-    // revalidated by a client that kept its ETag (304, no body).
-    const SMALL = '/wp-json/calendar/events/v1/categories?per_page=1';
-    const small = await ctx.measure(`GET ${SMALL} (response cache)`, `${server.url}${SMALL}`);
-    report(small);
-    ratioLine('cached short list vs bare node:http hello', small, baseline);
-    const etag = sample.headers.get('etag') ?? '';
-    const revalidated = await measure(`GET ${ARCHIVE} with If-None-Match (304, response cache)`, `${server.url}${ARCHIVE}`, { duration, connections, baseline, headers: { 'If-None-Match': etag } });
-    report(revalidated);
-    ratioLine('cached archive revalidation (304) vs bare node:http hello', revalidated, baseline);
-  } finally {
-    await server.close();
-  }
-}
 
 const lintel = await startLintel();
 try {
@@ -119,8 +91,10 @@ try {
 }
 
 const here = new URL('./', import.meta.url);
+/** The harness's own files; every other bench/*.ts is a case module. */
+const HARNESS = ['run.ts', 'lib.ts', 'outside.ts', 'bare-server.ts'];
 const modules = readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts' && f !== 'lib.ts')
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !HARNESS.includes(f))
   .filter((f) => !cli.only || f.includes(cli.only))
   .sort();
 // Case modules measure in their own way (in-process loops against their own baseline, or
@@ -140,7 +114,12 @@ const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'non-2xx', 'errors
 const cells = rows.map((r) => [r.case, Math.round(r.reqPerSec), r.p50, r.p99, r.ratio.toFixed(2), r.non2xx, r.errors].map(String));
 const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
 const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ');
-console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs\n`);
+const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
+console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs, load average now ${load}\n`);
+console.log('As a client sees it (wrk in its own process, 2 threads; server and baselines are child processes; ratio against the baseline named, same run):');
+console.table(outside.flatMap((o) => o.rows.map((r) => ({ case: r.case, 'req/s': Math.round(r.reqPerSec), 'p50 ms': r.p50, 'p99 ms': r.p99, ratio: Number(r.ratio.toFixed(2)), baseline: r.baseline, 'RSS MB': r.rssMB, 'peak MB': r.hwmMB, bad: r.bad }))));
+for (const o of outside) console.log(`[${o.store}] first start to ready ${o.firstStartMs} ms${o.restartMs === undefined ? '' : `, restart to ready ${o.restartMs} ms`}; lintel --version ${o.cliMs['--version']} ms, lintel --help ${o.cliMs['--help']} ms (whole processes, median of 5)`);
+console.log('\nIn process (autocannon in a worker thread of this process, the app on this thread):');
 console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
 
 console.log(`\nRatios (same run):\n${summary.map((l) => `  ${l}`).join('\n')}`);
@@ -150,5 +129,5 @@ if (moduleRows.length) {
   console.table(moduleRows);
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, connections, rows, ratios: summary, moduleRows };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg(), duration, connections, outside, rows, ratios: summary, moduleRows };
 writeFileSync(new URL('results.json', here), `${JSON.stringify(results, null, 2)}\n`);

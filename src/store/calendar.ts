@@ -131,7 +131,16 @@ export class CalendarRepo {
 
   // ---- events
 
+  /**
+   * From the events cache, as archive pages read them (outside a transaction; inside one, from the
+   * store): like them, as fresh as the change feed's announcements.
+   */
   async event(id: number): Promise<StoredEvent | null> {
+    return (await this.caches.events.many(this.sql, [id], (missing) => this.byIds<StoredEvent>(EVENT_SELECT, missing, 'e'))).get(id) ?? null;
+  }
+
+  /** Read from the store: a slug lookup checks the record it finds against the slug (another replica may have just renamed it). */
+  private async storedEvent(id: number): Promise<StoredEvent | null> {
     return (await this.sql.query<StoredEvent>(`${EVENT_SELECT} where e.id = $1`, [id]))[0] ?? null;
   }
 
@@ -148,7 +157,7 @@ export class CalendarRepo {
   }
 
   async eventBySlug(slug: string): Promise<StoredEvent | null> {
-    return this.bySlug('calendar_events', slug, (id) => this.event(id));
+    return this.bySlug('calendar_events', slug, (id) => this.storedEvent(id));
   }
 
   /** The record with the slug; a cached ID counts only if its record still has the slug. */

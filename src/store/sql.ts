@@ -26,6 +26,8 @@ export interface SqlDriver extends Sql {
   close(): Promise<void>;
   /** Connection pool use (the `pg` pool; PGlite has none). */
   poolStats?(): PoolStats;
+  /** The whole data folder as a tarball, to start other in-memory stores from (PGlite only). */
+  dumpDataDir?(): Promise<Blob>;
   /** LISTEN on `channel`; `onLive` says whether notifications can arrive. Returns the unlisten. */
   listen(channel: string, onPayload: (payload: string) => void, onLive: (live: boolean) => void): Promise<() => Promise<void>>;
 }
@@ -96,9 +98,19 @@ export class JoinedTransaction implements Sql {
   }
 }
 
-export async function openPglite(dataDir: string | null): Promise<SqlDriver> {
+/**
+ * PGlite's own defaults size PostgreSQL for a server of its own (160 MB of shared buffers, 5 MB of
+ * WAL buffers): in WebAssembly that memory is the process's and is never given back. The store's
+ * files are read through the operating system's page cache anyway, so small buffers cost little.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
+
+/** `template`: a data folder's tarball (PGlite's dumpDataDir) to start an in-memory store from, instead of an empty cluster. */
+export async function openPglite(dataDir: string | null, template?: Blob): Promise<SqlDriver> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ?? undefined, {
+    ...(template ? { loadDataDir: template } : {}),
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: identity, [TIMESTAMP]: identity },
   });
   const wrapTx = (tx: Transaction) =>
@@ -118,6 +130,7 @@ export async function openPglite(dataDir: string | null): Promise<SqlDriver> {
       return unlisten;
     },
     close: () => db.close(),
+    dumpDataDir: async () => db.dumpDataDir('none'),
   };
 }
 

@@ -92,14 +92,14 @@ type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize' | 'storeC
  * Opens the configured store (PGlite under the data folder, or DATABASE_URL) and migrates it.
  * A PGlite folder is locked to this process (throws `DataDirLocked` when another one runs on it).
  */
-export async function openStore(config: StoreConfig, opts: { inMemory?: boolean } = {}): Promise<OpenStore> {
+export async function openStore(config: StoreConfig, opts: { inMemory?: boolean; template?: Blob } = {}): Promise<OpenStore> {
   const limits = { poolSize: config.poolSize, connectTimeoutMs: config.storeConnectTimeoutMs, statementTimeoutMs: config.storeStatementTimeoutMs, idleInTransactionTimeoutMs: config.storeIdleInTransactionTimeoutMs };
   const lock = config.databaseUrl || opts.inMemory ? null : lockDataDir(config.dataDir);
   let driver: SqlDriver;
   let unlisten: () => Promise<void>;
   const changes = new ChangeFeed();
   try {
-    driver = config.databaseUrl ? await openPostgres(config.databaseUrl, limits) : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'));
+    driver = config.databaseUrl ? await openPostgres(config.databaseUrl, limits) : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'), opts.template);
     if (config.databaseUrl) {
       // Migrations run on a connection of their own without the statement limits: an index build, or a
       // replica waiting for another one's migration, may take longer than a request may.

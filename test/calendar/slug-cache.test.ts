@@ -1,7 +1,8 @@
-/** The slug cache: per store, and a hit is used only while its record still has the slug. */
+/** The slug cache: per store, and a hit is used only while its record still has the slug; events by ID from the events cache. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventFields } from '../../src/store/calendar.ts';
 import type { OpenStore } from '../../src/store/store.ts';
+import { eventually } from '../support/eventually.ts';
 import { testStore } from '../support/store.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -42,5 +43,13 @@ describe('calendar slug cache', () => {
     expect((await b.calendar.eventBySlug('fair'))?.title).toBe('Fair on B');
     // Same ID on both stores' sequences would pass a shared cache's slug check only by accident: titles tell them apart.
     expect((await a.transaction((tx) => tx.calendar.eventBySlug('fair')))?.title).toBe('Fair on A');
+  });
+
+  it('serves an event by ID from the events cache, and the stored one once a write to it is announced', async () => {
+    const id = await a.calendar.createEvent(event('fete', 'Fete'), NOW);
+    // Kept: the same object again, once the creation's announcement has arrived.
+    await eventually(async () => (await a.calendar.event(id)) === (await a.calendar.event(id)));
+    await a.transaction((tx) => tx.calendar.updateEvent(id, { title: 'Fete, renamed' }, NOW));
+    await eventually(async () => (await a.calendar.event(id))?.title === 'Fete, renamed');
   });
 });

@@ -34,7 +34,8 @@ export async function sandbox(extra: Record<string, string> = {}): Promise<Sandb
     ...extra,
   };
   const start = (args: string[], extraEnv: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The bin file itself, as a user's shell runs it (its shebang line and Node flags): PATH finds this Node first.
+    const child = spawn(BIN, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));

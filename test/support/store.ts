@@ -3,15 +3,16 @@
  * (LINTEL_TEST_DATABASE_URL set), a throwaway database on that server, dropped at close.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openStore, type OpenStore } from '../../src/store/store.ts';
+import { TEMPLATE_ENV } from './pglite-template.ts';
 
 export const storeLane = process.env.LINTEL_TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-/** A new, empty database on the PostgreSQL lane's server (for tests that start Lintel as a process). */
-export async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const server = process.env.LINTEL_TEST_DATABASE_URL;
+/** A new, empty database on the PostgreSQL lane's server, or on `server` (for tests and the bench that start Lintel as a process). */
+export async function throwawayDatabase(server = process.env.LINTEL_TEST_DATABASE_URL): Promise<{ url: string; drop(): Promise<void> }> {
   if (!server) throw new Error('throwawayDatabase needs LINTEL_TEST_DATABASE_URL');
   const name = `lintel_t_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = async (statement: string) => {
@@ -34,8 +35,16 @@ export function storeConfig(over: Partial<Config>): Config {
   return { ...loadConfig({}), ...over };
 }
 
+/** The migrated data folder of the run (pglite-template.ts), read once per worker; none outside vitest (the bench). */
+let template: Blob | undefined;
+function pgliteTemplate(): Blob | undefined {
+  const file = process.env[TEMPLATE_ENV];
+  if (file && !template) template = new Blob([readFileSync(file)]);
+  return template;
+}
+
 export async function testStore(): Promise<OpenStore> {
-  if (storeLane === 'pglite') return openStore(storeConfig({ databaseUrl: undefined, dataDir: '', poolSize: 1 }), { inMemory: true });
+  if (storeLane === 'pglite') return openStore(storeConfig({ databaseUrl: undefined, dataDir: '', poolSize: 1 }), { inMemory: true, template: pgliteTemplate() });
   const db = await throwawayDatabase();
   const store = await openStore(storeConfig({ databaseUrl: db.url, dataDir: '', poolSize: 4 }));
   return {

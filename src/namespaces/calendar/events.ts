@@ -270,9 +270,11 @@ export async function updateEvent(ctx: RestContext, e: EventRow, a: EventWriteAr
 export async function deleteEvent(ctx: RestContext, e: EventRow) {
   if (!canEdit(ctx, e)) throw forbidden(ctx);
   if (e.status === 'trash') throw errors.calendar.eventInTrash();
-  await ctx.store.transaction(async (store) => {
+  // Read back inside the transaction: outside it, the events cache may still hold the event until the write is announced.
+  const trashed = await ctx.store.transaction(async (store) => {
     await store.calendar.updateEvent(e.id, { status: 'trash', slug: `${e.slug}__trashed` }, ctx.clock.now());
     await logPost(store, ctx, 'post_trashed', 'event', e);
+    return (await store.calendar.event(e.id))!;
   });
-  return { body: await eventBody(await siteOf(ctx), (await ctx.store.calendar.event(e.id))!) };
+  return { body: await eventBody(await siteOf(ctx), trashed) };
 }

@@ -1,0 +1,204 @@
+/**
+ * The bench as a client sees Lintel: the server under test is `bin/lintel.js serve` as a child
+ * process (as a user starts it, on a fresh PGlite folder with the demo data, or on a throwaway
+ * PostgreSQL database with --postgres), the baselines are bare node:http servers in child processes
+ * of their own, and the load generator is wrk (its own process; 2 threads). Every figure is printed
+ * as a ratio to its baseline measured in the same run, with the server's resident memory
+ * (/proc/<pid>/status VmRSS and its peak VmHWM) at the end of each case; then the command line's
+ * start time (whole processes) and the embedded server's restart-to-ready time.
+ * The server logs at its default level (info: a line per request) to a file, as a deployment would.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { throwawayDatabase } from '../test/support/store.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = path.join(ROOT, 'bin/lintel.js');
+const ARCHIVE = '/wp-json/calendar/events/v1/events';
+/** The legacy site's event archive, measured with wrk (2 threads, 8 connections) on this machine (issue 20). */
+export const LEGACY_ARCHIVE_RATE = 18;
+
+export interface WrkResult { reqPerSec: number; p50: number; p99: number; bad: number }
+export interface OutsideRow { case: string; reqPerSec: number; p50: number; p99: number; baseline: string; ratio: number; bad: number; rssMB?: number; hwmMB?: number }
+
+const ENV_PATH = `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+
+function ms(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!m) return Number.NaN;
+  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
+}
+
+/** One wrk run; `fresh` makes every request's URL new (a counter in a harmless query parameter). */
+export function wrk(url: string, opts: { seconds: number; connections: number; headers?: Record<string, string>; fresh?: boolean; dir: string }): WrkResult {
+  const args = ['-t2', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  if (opts.fresh) {
+    const script = path.join(opts.dir, 'fresh.lua');
+    // Each thread counts from its own random start, so the two threads never send the same URL.
+    writeFileSync(script, `local n = 0
+init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); n = math.random(1, 1000000000) end
+request = function() n = n + 1; return wrk.format(nil, wrk.path .. (wrk.path:find("?", 1, true) and "&" or "?") .. "bench=" .. n) end
+`);
+    args.push('-s', script);
+  }
+  const out = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr || out.error}`);
+  const text = out.stdout;
+  const num = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  return {
+    reqPerSec: num(/Requests\/sec:\s+([\d.]+)/),
+    p50: ms(/ 50%\s+(\S+)/.exec(text)?.[1] ?? ''),
+    p99: ms(/ 99%\s+(\S+)/.exec(text)?.[1] ?? ''),
+    bad: num(/Non-2xx or 3xx responses: (\d+)/) + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+  };
+}
+
+export function memoryOf(pid: number): { rssMB: number; hwmMB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rssMB: Math.round(kb('VmRSS') / 1024), hwmMB: Math.round(kb('VmHWM') / 1024) };
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, child: ChildProcess, log: () => string, timeoutMs = 300_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (child.exitCode !== null) throw new Error(`${what}: the process exited (${child.exitCode}):\n${log()}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface ServerChild { url: string; pid: number; adminAuth: string | null; readyMs: number; stop(): Promise<void> }
+
+/** `bin/lintel.js serve` on `dataDir` (PGlite) or `databaseUrl`, ready once it logged "Lintel ready" and its port. */
+export async function startServer(opts: { dataDir: string; databaseUrl?: string; env?: Record<string, string> }): Promise<ServerChild> {
+  const logFile = path.join(opts.dataDir, `serve-${Date.now()}.log`);
+  const fd = openSync(logFile, 'w');
+  const t = performance.now();
+  const child = spawn(BIN, ['serve'], {
+    cwd: ROOT,
+    env: { PATH: ENV_PATH, HOME: process.env.HOME ?? opts.dataDir, PORT: '0', HOST: '127.0.0.1', LINTEL_DATA_DIR: opts.dataDir, LINTEL_CLOCK: '2026-11-21T12:08:00Z', ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}), ...opts.env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const log = () => readFileSync(logFile, 'utf8');
+  const url = await until('lintel serve', () => {
+    const text = log();
+    if (!text.includes('"msg":"Lintel ready"')) return undefined;
+    return /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
+  }, child, log);
+  const readyMs = performance.now() - t;
+  const password = /application password: (.+)/.exec(log())?.[1].trim(); // WordPress groups it in fours, with spaces
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    pid: child.pid!,
+    readyMs,
+    adminAuth: password ? `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` : null,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A bare node:http child answering every request with these headers and body. */
+async function bareServer(dir: string, name: string, headers: Record<string, string>, body: Buffer): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const spec = path.join(dir, `${name}.json`);
+  writeFileSync(spec, JSON.stringify({ headers, body: body.toString('base64') }));
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/bare-server.ts'), spec], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  const port = await until(name, () => /^(\d+)\n/.exec(out)?.[1], child, () => out);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: async () => { child.kill('SIGTERM'); await exited; } };
+}
+
+/** Median wall time (ms) of running `bin/lintel.js ...args` to completion as a whole process. */
+function commandMs(args: string[], runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync(BIN, args, { cwd: ROOT, env: { PATH: ENV_PATH, HOME: process.env.HOME ?? tmpdir() }, stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`lintel ${args.join(' ')} exited ${r.status}`);
+    times.push(performance.now() - t);
+  }
+  return Math.round(times.sort((a, b) => a - b)[Math.floor(runs / 2)]);
+}
+
+export interface OutsideOptions { seconds: number; connections: number; postgres?: string; legacy?: string }
+
+export interface OutsideReport { rows: OutsideRow[]; store: string; cliMs: Record<string, number>; restartMs?: number; firstStartMs: number }
+
+/** Every outside-the-process case on one store (PGlite, or PostgreSQL with opts.postgres). */
+export async function runOutside(opts: OutsideOptions): Promise<OutsideReport> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lintel-bench-'));
+  const db = opts.postgres ? await throwawayDatabase(opts.postgres) : null;
+  const store = db ? 'postgres' : 'pglite';
+  const rows: OutsideRow[] = [];
+  const load = (url: string, extra: { headers?: Record<string, string>; fresh?: boolean } = {}) => wrk(url, { seconds: opts.seconds, connections: opts.connections, dir, ...extra });
+  const row = (name: string, r: WrkResult, baseline: { name: string; reqPerSec: number }, pid?: number): OutsideRow => {
+    const out: OutsideRow = { case: `${name} [${store}]`, ...r, baseline: baseline.name, ratio: baseline.reqPerSec > 0 ? r.reqPerSec / baseline.reqPerSec : 0, ...(pid ? memoryOf(pid) : {}) };
+    rows.push(out);
+    console.error(`  ${out.case}: ${Math.round(r.reqPerSec)} req/s = ${out.ratio.toFixed(2)} x ${baseline.name}${out.rssMB ? `, RSS ${out.rssMB} MB (peak ${out.hwmMB})` : ''}`);
+    return out;
+  };
+  const legacy = { name: `legacy archive, recorded ${LEGACY_ARCHIVE_RATE} req/s`, reqPerSec: LEGACY_ARCHIVE_RATE };
+  const storeEnv = { dataDir: dir, databaseUrl: db?.url };
+  try {
+    const hello = await bareServer(dir, 'hello', { 'Content-Type': 'application/json; charset=UTF-8' }, Buffer.from(JSON.stringify({ hello: 'world' })));
+    const helloRow = { name: 'bare node:http hello', reqPerSec: load(hello.url).reqPerSec };
+    await hello.stop();
+    console.error(`  bare node:http hello: ${Math.round(helloRow.reqPerSec)} req/s`);
+    if (opts.legacy) {
+      const live = load(`${opts.legacy}/wp-json/tribe/events/v1/events`);
+      row('legacy site archive (live)', live, helloRow);
+    }
+
+    // The first start migrates and seeds the demo data; the uncached server is the same store restarted.
+    const first = await startServer({ ...storeEnv, env: { LINTEL_CACHE_TTL_S: '0' } });
+    const firstStartMs = Math.round(first.readyMs);
+    const auth = first.adminAuth;
+    const sample = (await (await fetch(`${first.url}${ARCHIVE}`)).json()) as { events: Array<{ id: number }> };
+    if (sample.events.length < 10) throw new Error(`the demo archive shows ${sample.events.length} events, expected a full page of 10`);
+    const eventUrl = `${ARCHIVE}/${sample.events[0].id}`;
+    try {
+      row(`GET ${ARCHIVE} (same URL, cache off)`, load(`${first.url}${ARCHIVE}`), legacy, first.pid);
+      row(`GET ${ARCHIVE}?bench=N (new URL each request, cache off)`, load(`${first.url}${ARCHIVE}`, { fresh: true }), legacy, first.pid);
+      row(`GET ${eventUrl} (single event, cache off)`, load(`${first.url}${eventUrl}`), legacy, first.pid);
+      if (auth) row('GET /wp-json/redirection/v1/redirect (admin, never cached)', load(`${first.url}/wp-json/redirection/v1/redirect`, { headers: { Authorization: auth } }), legacy, first.pid);
+    } finally {
+      await first.stop();
+    }
+
+    const cached = await startServer(storeEnv);
+    const restartMs = db ? undefined : Math.round(cached.readyMs);
+    try {
+      const res = await fetch(`${cached.url}${ARCHIVE}`);
+      const body = Buffer.from(await res.arrayBuffer());
+      const headers = Object.fromEntries([...res.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)));
+      const same = await bareServer(dir, 'same-bytes', headers, body);
+      const sameRow = { name: `bare node:http sending the same ${body.length} bytes`, reqPerSec: load(same.url).reqPerSec };
+      await same.stop();
+      console.error(`  ${sameRow.name}: ${Math.round(sameRow.reqPerSec)} req/s`);
+      row(`GET ${ARCHIVE} (response cache)`, load(`${cached.url}${ARCHIVE}`), sameRow, cached.pid);
+      row(`GET ${ARCHIVE} If-None-Match (304, response cache)`, load(`${cached.url}${ARCHIVE}`, { headers: { 'If-None-Match': res.headers.get('etag') ?? '' } }), helloRow, cached.pid);
+      row(`GET ${ARCHIVE}?bench=N (new URL each request, response cache on)`, load(`${cached.url}${ARCHIVE}`, { fresh: true }), legacy, cached.pid);
+    } finally {
+      await cached.stop();
+    }
+    const cliMs = { '--version': commandMs(['--version'], 5), '--help': commandMs(['--help'], 5) };
+    return { rows, store, cliMs, restartMs, firstStartMs };
+  } finally {
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
