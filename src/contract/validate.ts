@@ -167,7 +167,8 @@ export function invalidParams(failures: Map<string, ParamError[]>) {
   const params = paramMap() as Record<string, string>;
   const details = paramMap() as Record<string, { code: string; message: string; data: unknown }>;
   for (const [name, list] of failures) {
-    params[name] = list.map((e) => e.message).join(' ');
+    // One rule can fail twice in zod (a whole number beyond the safe range and beyond the declared maximum): WordPress says it once.
+    params[name] = [...new Set(list.map((e) => e.message))].join(' ');
     const first = list[0];
     if (first && first.code) details[name] = { code: first.code, message: first.message, data: first.data };
   }
