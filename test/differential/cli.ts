@@ -30,9 +30,10 @@ const opts = new Command()
   .option('--record <dir>', 'write the legacy answer of each new difference as a capture file (reads by the admin or anonymous on seeded records)')
   .option('--record-from <n>', 'number of the first recorded capture', (v) => Number.parseInt(v, 10), 600)
   .option('--examples <n>', 'distinct differences shown per route', (v) => Number.parseInt(v, 10), 6)
+  .option('--max-seconds <n>', 'stop sending after this long and report what was compared', (v) => Number.parseInt(v, 10))
   .option('--concurrency <n>', 'reads in flight at once (writes run alone)', (v) => Number.parseInt(v, 10), 4)
   .parse()
-  .opts<{ origin: string; user: string; appPassword: string; seed: number; runs: number; only?: string; record?: string; recordFrom: number; examples: number; concurrency: number }>();
+  .opts<{ origin: string; user: string; appPassword: string; seed: number; runs: number; only?: string; record?: string; recordFrom: number; examples: number; concurrency: number; maxSeconds?: number }>();
 
 /** The seed captures, and the recorded reads the runner learns the seed's front-end requests (243, 248) and Redirection's token (264) from. */
 const captures = loadCaptures().filter((c) => Number(c.seq) <= 41 || ['243', '248', '264'].includes(c.seq));
@@ -100,7 +101,13 @@ await runConformance({
 
     // Reads run a few at once; a write waits for them and runs alone, so both sides see the same order of changes.
     const inFlight = new Set<Promise<void>>();
+    // Ctrl-C (or the time budget) stops sending; what was compared is still reported.
+    let stop = false;
+    process.once('SIGINT', () => {
+      stop = true;
+    });
     for (const r of requests) {
+      if (stop || (opts.maxSeconds && Date.now() - started > opts.maxSeconds * 1000)) break;
       if (r.write) await Promise.all(inFlight);
       const p = one(r).finally(() => inFlight.delete(p));
       inFlight.add(p);

@@ -43,12 +43,15 @@ export function toLegacyNames(s: string): string {
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function curlLine(base: string, r: Sent, credentials: string): string {
+/** The login of a Basic header, the password left out. */
+const loginOf = (authorization: string) => Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString().split(':')[0];
+
+function curlLine(base: string, r: Sent): string {
   const h = Object.entries(r.headers)
     .filter(([k]) => k.toLowerCase() !== 'authorization')
     .map(([k, v]) => ` -H ${quote(`${k}: ${v}`)}`)
     .join('');
-  const auth = r.headers.authorization ? ` -u ${quote(credentials)}` : '';
+  const auth = r.headers.authorization ? ` -u ${quote(`${loginOf(r.headers.authorization)}:<application password>`)}` : '';
   const data = r.payload !== undefined ? ` --data-binary ${quote(r.payload.slice(0, 2000))}` : '';
   return `curl -g -X ${r.method}${auth}${h}${data} ${quote(base + r.url)}`;
 }
@@ -89,7 +92,7 @@ export async function legacySide(origin: string, user: string, appPassword: stri
       }
       return { status: res.statusCode, headers, headerList, body, elapsedS: (performance.now() - started) / 1000 };
     },
-    curl: (r) => curlLine(origin, { ...r, url: toLegacyNames(r.url), payload: r.payload && toLegacyNames(r.payload) }, `${user}:<application password>`),
+    curl: (r) => curlLine(origin, { ...r, url: toLegacyNames(r.url), payload: r.payload && toLegacyNames(r.payload) }),
   };
 }
 
@@ -113,6 +116,6 @@ export async function lintelSide(app: TestApp): Promise<Side> {
       }
       return { status: res.statusCode, headers, headerList, body: res.body, elapsedS: (performance.now() - started) / 1000 };
     },
-    curl: (r) => curlLine('http://localhost:8080', r, '<login>:<application password>'),
+    curl: (r) => curlLine('http://localhost:8080', r),
   };
 }

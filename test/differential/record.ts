@@ -56,7 +56,7 @@ export class Recorder {
       name: slug,
       captured_at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       elapsed_s: Number(answer.elapsedS.toFixed(3)),
-      request: { method: r.method, path: pathPart, query: null, query_string: query, url: r.url, ...requestBody(r), auth: r.headers.authorization !== undefined, headers },
+      request: { method: r.method, path: pathPart, query: null, query_string: query, url: r.url, ...requestBody(r), auth: Object.keys(r.headers).some((k) => k.toLowerCase() === 'authorization'), headers },
       response: {
         status: answer.status,
         status_line: `HTTP/1.1 ${answer.status} ${STATUS_TEXT[answer.status] ?? ''}`.trimEnd(),
