@@ -102,8 +102,9 @@ function typeName(s: JsonSchema, fallback: string): string {
 
 /** Maps a zod issue to the WordPress error for the same rule (rest_validate_value_from_schema). */
 function toParamError(a: CompiledArg, issue: Issue): ParamError {
-  const wp = (issue as { params?: { wp?: { code: string; message: string } } }).params?.wp;
-  if (wp) return { code: wp.code, message: wp.message, data: null };
+  // A validate callback's own WP_Error: its code, message and data (often `{status: 400}`) are the detail.
+  const wp = (issue as { params?: { wp?: { code: string; message: string; data?: Record<string, unknown> } } }).params?.wp;
+  if (wp) return { code: wp.code, message: wp.message, data: wp.data ?? null };
   const path = issue.path;
   const param = a.name + path.map((p) => `[${String(p)}]`).join('');
   const s = schemaAt(a.json, path);

@@ -20,11 +20,11 @@ import {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 
-/** `filterBy`: an object whose every key is one the route allows (else the legacy 400). */
+/** `filterBy`: an object whose every key is one the route allows (else the legacy 400); empty text is no filter. */
 function filterBy(allowed: readonly string[]) {
   return arg.untyped({ description: 'Field to filter by' }).superRefine((v, ctx) => {
-    if (v === undefined) return;
-    const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { wp: { code: 'rest_invalid_param', message } } });
+    if (v === undefined || v === '') return;
+    const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { wp: { code: 'rest_invalid_param', message, data: { status: 400 } } } });
     if (!isObject(v)) return fail('Filter is not an array');
     for (const key of Object.keys(v)) if (!allowed.includes(key)) return fail(`Filter type is not supported: ${key}`);
   });
