@@ -108,6 +108,14 @@ describe('search options, search-user, backfill status', () => {
     expect(empty.json().message).toBe('Please provide a search query.');
   });
 
+  it('refuses anyone who may not list users with its own message', async () => {
+    for (const auth of [null, await app.auth('editor')]) {
+      const res = await get(app, '/search-user?q=adm', auth);
+      expect(res.statusCode).toBe(auth ? 403 : 401);
+      expect(res.json()).toMatchObject({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to search users.' });
+    }
+  });
+
   it('reports no pending backfill', async () => {
     expect((await get(app, '/backfill-status')).json()).toEqual({ completed: true, type_stats: {} });
   });
