@@ -50,7 +50,8 @@ export function validateArgs(args: CompiledArg[], params: Record<string, unknown
   return out;
 }
 
-const INVALID: ParamError = { code: null, message: 'Invalid parameter.', data: null };
+/** A validate callback that returned false: the bare "Invalid parameter.", no details entry. */
+export const INVALID_PARAM: ParamError = { code: null, message: 'Invalid parameter.', data: null };
 
 /**
  * Input the store cannot hold, refused before it can reach SQL whichever handler reads it: a NUL
@@ -59,10 +60,10 @@ const INVALID: ParamError = { code: null, message: 'Invalid parameter.', data: n
  */
 function unstorable(params: Record<string, unknown>, path: PathParams): Map<string, ParamError[]> {
   const errors = new Map<string, ParamError[]>();
-  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) errors.set(name, [INVALID]);
+  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) errors.set(name, [INVALID_PARAM]);
   for (const name of path.integers) {
     const v = path.values[name];
-    if (v !== undefined && !errors.has(name) && !Number.isSafeInteger(Number(v))) errors.set(name, [INVALID]);
+    if (v !== undefined && !errors.has(name) && !Number.isSafeInteger(Number(v))) errors.set(name, [INVALID_PARAM]);
   }
   return errors;
 }
