@@ -7,7 +7,7 @@
  */
 import { Command } from 'commander';
 import fc from 'fast-check';
-import { aliasNames, loadCaptures, runConformance } from '../conformance/lib.ts';
+import { aliasNames, loadCaptures, ORACLE_BASE, runConformance } from '../conformance/lib.ts';
 import { legacySide, lintelSide, type Answer, type Sent, type Side } from './clients.ts';
 import { IdMap } from './ids.ts';
 import { Recorder } from './record.ts';
@@ -87,9 +87,9 @@ await runConformance({
       const a = sent(legacy, r, id.legacy);
       const b = sent(lintel, r, id.lintel);
       const [fromLegacy, fromLintel] = await Promise.all([legacy.send(a), lintel.send(b)]);
-      if (!r.write && (!tally.noise.has(r.route) || Math.random() < 0.03)) tally.learn(r.route, fromLegacy, await legacy.send(a), norm);
+      if (!r.write && tally.shouldLearn(r.route)) tally.learn(r.route, fromLegacy, await legacy.send(a), norm);
       // The legacy site's language plugin is not on the oracle: it answers the unprefixed route, whose links have no locale.
-      const lintelJson = parsed(r.locale ? { ...fromLintel, body: fromLintel.body.replaceAll(`${r.locale}/`, '/') } : fromLintel);
+      const lintelJson = parsed(r.locale ? { ...fromLintel, body: fromLintel.body.replaceAll(`${ORACLE_BASE}${r.locale}/`, `${ORACLE_BASE}/`) } : fromLintel);
       const asLegacy = lintelJson === undefined ? fromLintel : { ...fromLintel, body: JSON.stringify(ids.asLegacy(lintelJson)) };
       if (r.write && r.method === 'POST' && !r.path.includes(ID_SLOT) && fromLegacy.status < 300 && fromLintel.status < 300) ids.created(r.path, parsed(fromLegacy), lintelJson);
       const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
