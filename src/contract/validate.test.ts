@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arg } from './args.ts';
+import { arg, withValidateCallback } from './args.ts';
 import { RestError } from './errors.ts';
 import { compileArgs, validateArgs } from './validate.ts';
 
@@ -29,5 +29,22 @@ describe('integer arguments beyond what the store holds', () => {
   it('are still refused without a declared bound (the store keeps exact integers only)', () => {
     const body = refusal({ id: arg.integer() }, { id: '9223372036854775808' });
     expect(body.data).toMatchObject({ details: { id: { code: 'rest_out_of_bounds' } } });
+  });
+});
+
+describe('arguments with validate callbacks of their own', () => {
+  const args = {
+    per_page: arg.integer({ minimum: 1, maximum: 100 }),
+    filter: withValidateCallback(arg.custom({ validate: (v) => v === 'ok', sanitize: String })),
+    page: arg.integer(),
+  };
+
+  // has_valid_params runs the callbacks; sanitize_params checks the other typed arguments only after they pass.
+  it('are checked first, and alone name the refusal when one fails', () => {
+    expect(refusal(args, { per_page: 'x', filter: 'bad', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): filter' });
+  });
+
+  it('let the schema checks of the others run when they pass', () => {
+    expect(refusal(args, { per_page: 'x', filter: 'ok', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): per_page, page' });
   });
 });

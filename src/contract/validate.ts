@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from './php-params.ts';
+import { hasValidateCallback } from './args.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
 
@@ -35,18 +36,21 @@ export function validateArgs(args: CompiledArg[], params: Record<string, unknown
 
   const out: Record<string, unknown> = {};
   const failures = unstorable(params, path);
-  for (const a of args) {
-    if (failures.has(a.name)) continue;
-    const raw = params[a.name] === null ? undefined : params[a.name];
-    // reportInput: a missing nested property is told apart from a wrong value by its input.
-    const r = a.schema.safeParse(raw, { reportInput: true });
-    if (r.success) {
-      if (r.data !== undefined) out[a.name] = r.data;
-    } else {
-      failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
+  // The arguments with validate callbacks of their own first; the schema checks of the others only when those pass.
+  for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), args.filter((a) => !hasValidateCallback(a.schema))]) {
+    for (const a of phase) {
+      if (failures.has(a.name)) continue;
+      const raw = params[a.name] === null ? undefined : params[a.name];
+      // reportInput: a missing nested property is told apart from a wrong value by its input.
+      const r = a.schema.safeParse(raw, { reportInput: true });
+      if (r.success) {
+        if (r.data !== undefined) out[a.name] = r.data;
+      } else {
+        failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
+      }
     }
+    if (failures.size) throw invalidParams(failures);
   }
-  if (failures.size) throw invalidParams(failures);
   return out;
 }
 

@@ -149,3 +149,13 @@ describe('email report previews', () => {
     }
   });
 });
+
+describe('the initiator filter', () => {
+  // validate_initiator_param runs before the schema checks of the other arguments (offset here).
+  it('is refused with the legacy message unless each value is a known initiator', async () => {
+    const res = await get(app, '/events?initiator=robot&offset=abc');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: 'Invalid parameter(s): initiator', data: { params: { initiator: 'initiator is not one of wp_user, web_user, wp, wp_cli, other' } } });
+    expect((await get(app, '/events?initiator[]=wp_user&initiator[]=wp')).statusCode).toBe(200);
+  });
+});
