@@ -102,7 +102,7 @@ async function toShadowAnswer(a: BackendAnswer): Promise<ShadowAnswer> {
 }
 
 /** `$[3].date` and `$[7].date` are the same field of a list. */
-function generalise(path: string): string {
+export function generalise(path: string): string {
   return path.replace(/\[\d+\]/g, '[*]');
 }
 

@@ -94,8 +94,25 @@ export const arg = {
    */
   custom: <const O extends UntypedOptions & { validate: (v: unknown) => boolean; sanitize: (v: unknown) => unknown }>(o: O) =>
     // Absent stays absent (undefined), which build's Present accounts for.
-    build(same, z.unknown().refine((v) => v === undefined || o.validate(v)).transform((v) => (v === undefined ? undefined : o.sanitize(v))) as z.ZodType<ReturnType<O['sanitize']>>, o, o.keywords),
+    withValidateCallback(
+      build(same, z.unknown().refine((v) => v === undefined || o.validate(v)).transform((v) => (v === undefined ? undefined : o.sanitize(v))) as z.ZodType<ReturnType<O['sanitize']>>, o, o.keywords),
+    ),
 } as const;
+
+const ownCallback = new WeakSet<z.ZodType>();
+
+/**
+ * Marks an argument the legacy site checks with a `validate_callback` of its own (a plugin's check,
+ * or core's `rest_validate_request_arg` named explicitly). WordPress runs those first, in declaration
+ * order (has_valid_params), and the schema checks of the other typed arguments only when they all pass
+ * (sanitize_params): a request failing both kinds names only the first kind.
+ */
+export function withValidateCallback<S extends z.ZodType>(schema: S): S {
+  ownCallback.add(schema);
+  return schema;
+}
+
+export const hasValidateCallback = (schema: z.ZodType): boolean => ownCallback.has(schema);
 
 /** Array items: coercion only, no descriptor metadata. */
 export const item = {

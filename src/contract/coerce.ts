@@ -9,13 +9,15 @@ import { paramMap } from './php-params.ts';
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /**
- * A numeric string that is a whole number becomes that number, if the store can hold it (a safe
- * integer, exact in JS and in an int8 column); anything else is left for validation to refuse.
+ * A numeric string that is a whole number becomes that number, as PHP's float reading makes it an
+ * integer (rest_is_integer); anything else is left for validation to refuse. A whole number beyond
+ * what the store can hold (a safe integer) is then refused by the range check, as the legacy site
+ * refuses one beyond a declared bound ("must be between 1 (inclusive) and 100 (inclusive)").
  */
 export function toInteger(v: unknown): unknown {
   if (typeof v === 'string' && NUMERIC.test(v)) {
     const n = Number(v);
-    return Number.isSafeInteger(n) ? n : v;
+    return Number.isInteger(n) ? n : v;
   }
   return v;
 }

@@ -122,6 +122,7 @@ export const errors = {
     cannotViewEvents: refusal('rest_forbidden_context', 'Sorry, you are not allowed to view events.'),
     cannotUpdateEvents: refusal('rest_forbidden_context', 'Sorry, you are not allowed to update events.'),
     cannotViewStats: refusal('rest_forbidden_context', 'Sorry, you are not allowed to view stats.'),
+    cannotSearchUsers: refusal('rest_forbidden_context', 'Sorry, you are not allowed to search users.'),
     cannotViewSurrounding: refusal('rest_forbidden', 'You do not have permission to view surrounding events. This feature requires administrator privileges.'),
     // Only a logged-in reader gets this far: the event's logger is one they may not read.
     cannotViewEvent: () => new RestError('rest_forbidden_context', 'Sorry, you are not allowed to view this event.', 403),

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from './php-params.ts';
+import { hasValidateCallback } from './args.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
 
@@ -35,22 +36,26 @@ export function validateArgs(args: CompiledArg[], params: Record<string, unknown
 
   const out: Record<string, unknown> = {};
   const failures = unstorable(params, path);
-  for (const a of args) {
-    if (failures.has(a.name)) continue;
-    const raw = params[a.name] === null ? undefined : params[a.name];
-    // reportInput: a missing nested property is told apart from a wrong value by its input.
-    const r = a.schema.safeParse(raw, { reportInput: true });
-    if (r.success) {
-      if (r.data !== undefined) out[a.name] = r.data;
-    } else {
-      failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
+  // The arguments with validate callbacks of their own first; the schema checks of the others only when those pass.
+  for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), args.filter((a) => !hasValidateCallback(a.schema))]) {
+    for (const a of phase) {
+      if (failures.has(a.name)) continue;
+      const raw = params[a.name] === null ? undefined : params[a.name];
+      // reportInput: a missing nested property is told apart from a wrong value by its input.
+      const r = a.schema.safeParse(raw, { reportInput: true });
+      if (r.success) {
+        if (r.data !== undefined) out[a.name] = r.data;
+      } else {
+        failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
+      }
     }
+    if (failures.size) throw invalidParams(failures);
   }
-  if (failures.size) throw invalidParams(failures);
   return out;
 }
 
-const INVALID: ParamError = { code: null, message: 'Invalid parameter.', data: null };
+/** A validate callback that returned false: the bare "Invalid parameter.", no details entry. */
+export const INVALID_PARAM: ParamError = { code: null, message: 'Invalid parameter.', data: null };
 
 /**
  * Input the store cannot hold, refused before it can reach SQL whichever handler reads it: a NUL
@@ -59,10 +64,10 @@ const INVALID: ParamError = { code: null, message: 'Invalid parameter.', data: n
  */
 function unstorable(params: Record<string, unknown>, path: PathParams): Map<string, ParamError[]> {
   const errors = new Map<string, ParamError[]>();
-  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) errors.set(name, [INVALID]);
+  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) errors.set(name, [INVALID_PARAM]);
   for (const name of path.integers) {
     const v = path.values[name];
-    if (v !== undefined && !errors.has(name) && !Number.isSafeInteger(Number(v))) errors.set(name, [INVALID]);
+    if (v !== undefined && !errors.has(name) && !Number.isSafeInteger(Number(v))) errors.set(name, [INVALID_PARAM]);
   }
   return errors;
 }
@@ -102,8 +107,9 @@ function typeName(s: JsonSchema, fallback: string): string {
 
 /** Maps a zod issue to the WordPress error for the same rule (rest_validate_value_from_schema). */
 function toParamError(a: CompiledArg, issue: Issue): ParamError {
-  const wp = (issue as { params?: { wp?: { code: string; message: string } } }).params?.wp;
-  if (wp) return { code: wp.code, message: wp.message, data: null };
+  // A validate callback's own WP_Error: its code, message and data (often `{status: 400}`) are the detail.
+  const wp = (issue as { params?: { wp?: { code: string; message: string; data?: Record<string, unknown> } } }).params?.wp;
+  if (wp) return { code: wp.code, message: wp.message, data: wp.data ?? null };
   const path = issue.path;
   const param = a.name + path.map((p) => `[${String(p)}]`).join('');
   const s = schemaAt(a.json, path);
@@ -167,7 +173,8 @@ export function invalidParams(failures: Map<string, ParamError[]>) {
   const params = paramMap() as Record<string, string>;
   const details = paramMap() as Record<string, { code: string; message: string; data: unknown }>;
   for (const [name, list] of failures) {
-    params[name] = list.map((e) => e.message).join(' ');
+    // One rule can fail twice in zod (a whole number beyond the safe range and beyond the declared maximum): WordPress says it once.
+    params[name] = [...new Set(list.map((e) => e.message))].join(' ');
     const first = list[0];
     if (first && first.code) details[name] = { code: first.code, message: first.message, data: first.data };
   }

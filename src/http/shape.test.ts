@@ -18,3 +18,17 @@ describe('a body holding JsonText', () => {
     expect(JSON.parse(String(shaped.body)).body).toEqual(plain());
   });
 });
+
+describe('_fields', () => {
+  // rest_filter_response_fields intersects PHP arrays: one with none of the fields left is [] in JSON.
+  it('leaves an empty list where no listed field is found, as PHP encodes an empty array', () => {
+    expect(filterFields(plain(), 'nope')).toEqual([]);
+    expect(filterFields(plain(), ['', 'nope'])).toEqual([]);
+    expect(filterFields({ a: { b: 1 }, c: 2 }, 'a.x,c')).toEqual({ a: [], c: 2 });
+    expect(filterFields([{ id: 1 }, { x: 2 }], 'id')).toEqual([{ id: 1 }, []]);
+  });
+
+  it('keeps a found value as it is, an empty object included', () => {
+    expect(filterFields({ a: {}, b: 1 }, 'a')).toEqual({ a: {} });
+  });
+});

@@ -47,16 +47,18 @@ export function filterFields(answer: unknown, fields: unknown): unknown {
   const paths = (list as unknown[]).map((f) => String(f).split('.'));
   const pick = (obj: unknown): unknown => {
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
+    const made = new WeakSet<object>();
     const out: Record<string, unknown> = {};
-    for (const p of paths) copyPath(obj as Record<string, unknown>, out, p);
-    return out;
+    made.add(out);
+    for (const p of paths) copyPath(obj as Record<string, unknown>, out, p, made);
+    return emptyAsPhpArray(out, made);
   };
   return Array.isArray(body) ? body.map(pick) : pick(body);
 }
 
 // Only own keys are followed and written (a `_fields` path such as `__proto__.x` names a key
 // like any other), so the copy never reaches a prototype.
-function copyPath(src: Record<string, unknown>, dst: Record<string, unknown>, path: string[]): void {
+function copyPath(src: Record<string, unknown>, dst: Record<string, unknown>, path: string[], made: WeakSet<object>): void {
   const [head, ...rest] = path;
   if (!Object.hasOwn(src, head)) return;
   const value = src[head];
@@ -64,8 +66,18 @@ function copyPath(src: Record<string, unknown>, dst: Record<string, unknown>, pa
     Object.defineProperty(dst, head, { value, enumerable: true, writable: true, configurable: true });
     return;
   }
-  if (!Object.hasOwn(dst, head)) Object.defineProperty(dst, head, { value: {}, enumerable: true, writable: true, configurable: true });
-  copyPath(value as Record<string, unknown>, dst[head] as Record<string, unknown>, rest);
+  if (!Object.hasOwn(dst, head)) {
+    const inner = {};
+    made.add(inner);
+    Object.defineProperty(dst, head, { value: inner, enumerable: true, writable: true, configurable: true });
+  }
+  copyPath(value as Record<string, unknown>, dst[head] as Record<string, unknown>, rest, made);
+}
+
+/** WordPress filters PHP arrays: one that no listed field is left in is an empty array, `[]` in JSON. */
+function emptyAsPhpArray(o: Record<string, unknown>, made: WeakSet<object>): unknown {
+  for (const [k, v] of Object.entries(o)) if (typeof v === 'object' && v !== null && made.has(v)) o[k] = emptyAsPhpArray(v as Record<string, unknown>, made);
+  return Object.keys(o).length === 0 ? [] : o;
 }
 
 /** Headers every REST response carries on the legacy site. */

@@ -255,6 +255,8 @@ export interface RunOptions {
    * legacy origin answering from the same captures, so their captures count as served.
    */
   forward?: string[];
+  /** Called with the replayed app and its clock before the app closes (the differential tester continues from this state). */
+  afterReplay?: (app: TestApp, clock: ReturnType<typeof adjustableClock>) => Promise<void>;
 }
 
 /** Mappings with the given namespaces forwarded under their legacy names. */
@@ -317,6 +319,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
       outcomes.push(outcome);
       opts.onOutcome?.(outcome);
     }
+    await opts.afterReplay?.(app, clock);
     const recordedIndex = (captures.find((c) => c.seq === '042')?.response.body_json ?? {}) as Record<string, unknown>;
     const servedIndex = (index?.served ?? {}) as Record<string, unknown>;
     return {

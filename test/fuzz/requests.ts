@@ -19,7 +19,7 @@ export interface FuzzRequest {
   caller: Caller;
 }
 
-type Value = string | number | boolean | null | Value[] | { [k: string]: Value };
+export type Value = string | number | boolean | null | Value[] | { [k: string]: Value };
 
 /** Values that have broken parsers and stores before: numbers beyond every column, NUL, broken escapes, odd unicode. */
 const HOSTILE_STRINGS = [
@@ -86,10 +86,10 @@ const EXTRA_KEYS = [
   'context', 'page', 'per_page', 'a.b', 'a b', '[x]', 'x]', 'a[b',
 ] as const;
 
-type Pair = [string, Value];
+export type Pair = [string, Value];
 
 /** The parameters of one request: declared arguments (required ones nearly always) and some hostile extra keys. */
-function params(args: Record<string, JsonSchema & { required?: boolean }>): fc.Arbitrary<Pair[]> {
+export function params(args: Record<string, JsonSchema & { required?: boolean }>): fc.Arbitrary<Pair[]> {
   const declared = Object.entries(args).map(([name, s]) =>
     fc.oneof(
       { weight: s.required ? 9 : 3, arbitrary: argValue(s).map((v): Pair | null => [name, v]) },
@@ -113,13 +113,13 @@ function flatten(key: string, v: Value, out: [string, string][]): void {
   else out.push([key, v === null ? '' : String(v)]);
 }
 
-function formEncode(pairs: Pair[]): string {
+export function formEncode(pairs: Pair[]): string {
   const flat: [string, string][] = [];
   for (const [k, v] of pairs) flatten(k, v, flat);
   return flat.map(([k, v]) => `${enc(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${enc(v)}`).join('&');
 }
 
-function multipart(pairs: Pair[]): { payload: string; type: string } {
+export function multipart(pairs: Pair[]): { payload: string; type: string } {
   const boundary = '----lintel-fuzz';
   const flat: [string, string][] = [];
   for (const [k, v] of pairs) flatten(k, v, flat);

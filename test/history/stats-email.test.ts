@@ -122,6 +122,14 @@ describe('search options, search-user, backfill status', () => {
     expect(empty.json().message).toBe('Please provide a search query.');
   });
 
+  it('refuses anyone who may not list users with its own message', async () => {
+    for (const auth of [null, await app.auth('editor')]) {
+      const res = await get(app, '/search-user?q=adm', auth);
+      expect(res.statusCode).toBe(auth ? 403 : 401);
+      expect(res.json()).toMatchObject({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to search users.' });
+    }
+  });
+
   it('reports no pending backfill', async () => {
     expect((await get(app, '/backfill-status')).json()).toEqual({ completed: true, type_stats: {} });
   });
@@ -153,5 +161,15 @@ describe('email report previews', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('the initiator filter', () => {
+  // validate_initiator_param runs before the schema checks of the other arguments (offset here).
+  it('is refused with the legacy message unless each value is a known initiator', async () => {
+    const res = await get(app, '/events?initiator=robot&offset=abc');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: 'Invalid parameter(s): initiator', data: { params: { initiator: 'initiator is not one of wp_user, web_user, wp, wp_cli, other' } } });
+    expect((await get(app, '/events?initiator[]=wp_user&initiator[]=wp')).statusCode).toBe(200);
   });
 });

@@ -73,6 +73,14 @@ describe('rules', () => {
     expect(r.status).toBe(400);
     expect(r.body.data.params).toEqual({ filterBy: 'Filter type is not supported: target' });
     expect((await call('GET', '/redirect?filterBy=abc')).body.data.params).toEqual({ filterBy: 'Filter is not an array' });
+    // The plugin's WP_Error carries its own status, which the detail repeats.
+    expect(r.body.data.details.filterBy).toEqual({ code: 'rest_invalid_param', message: 'Filter type is not supported: target', data: { status: 400 } });
+  });
+
+  it('an empty filterBy is no filter', async () => {
+    const r = await call('GET', '/redirect?filterBy=');
+    expect(r.status).toBe(200);
+    expect(r.body.total).toBe((await call('GET', '/redirect')).body.total);
   });
 
   it('a group needs a module of 1, 2 or 3 and a name', async () => {

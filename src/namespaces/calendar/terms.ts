@@ -2,7 +2,8 @@
 import { can, type Capability } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';
-import { invalidParam } from '../../contract/validate.ts';
+import type { ParamError } from '../../contract/errors.ts';
+import { INVALID_PARAM, invalidParam, invalidParams } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
@@ -27,7 +28,28 @@ async function pathOf(store: Store, t: TermRow): Promise<string> {
   return parts.join('/');
 }
 
+/**
+ * The archive's validate callbacks that look records up, run with the others before the handler:
+ * `include`, `exclude` (and a category's `parent`) must name terms of the taxonomy, `post` and
+ * `event` an event (is_event_category / is_post_tag, is_event_id). Every failing one is named.
+ */
+async function checkReferences(ctx: RestContext, taxonomy: Taxonomy, a: TermListArgs): Promise<void> {
+  const terms = async (ids: number[]) => ids.length > 0 && (await Promise.all(ids.map((id) => ctx.store.calendar.term(taxonomy, id)))).every(Boolean);
+  const event = async (id: number) => id !== 0 && (await ctx.store.calendar.kindOf(id)) === 'event';
+  const checks: [string, unknown, () => Promise<boolean>][] = [
+    ['exclude', a.exclude, () => terms(a.exclude ?? [])],
+    ['include', a.include, () => terms(a.include ?? [])],
+    ['parent', 'parent' in a ? a.parent : undefined, () => terms([Number((a as { parent?: number }).parent)])],
+    ['post', a.post, () => event(Number(a.post))],
+    ['event', a.event, () => event(Number(a.event))],
+  ];
+  const failures = new Map<string, ParamError[]>();
+  for (const [name, value, valid] of checks) if (value !== undefined && !(await valid())) failures.set(name, [INVALID_PARAM]);
+  if (failures.size) throw invalidParams(failures);
+}
+
 export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: TermListArgs) {
+  await checkReferences(ctx, taxonomy, a);
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
   const orderby = ORDERBY.find((o) => o === a.orderby) ?? 'name';

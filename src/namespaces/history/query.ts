@@ -7,7 +7,7 @@ import { fmt, wallToInstant } from '../../site/time.ts';
 import { can, type User } from '../../auth/roles.ts';
 import type { Clock } from '../../clock.ts';
 import { z } from 'zod';
-import { arg, item } from '../../contract/args.ts';
+import { arg, item, withValidateCallback } from '../../contract/args.ts';
 import { toObject } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
@@ -18,15 +18,26 @@ export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as co
 
 const strings = (description: string) => arg.array(z.string(), { description });
 const ints = (description: string) => arg.array(item.integer(), { description });
-const initiatorArg = (description: string) => arg.untyped({ description, keywords: { type: ['string', 'array'], items: { type: 'string' } } });
+/** validate_initiator_param: one initiator or a list of them, each a known one. */
+const initiatorArg = (description: string) =>
+  withValidateCallback(
+    arg.untyped({ description, keywords: { type: ['string', 'array'], items: { type: 'string' } } }).superRefine((v, ctx) => {
+      if (v === undefined) return;
+      const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { wp: { code: 'rest_invalid_param', message, data: { status: 400 } } } });
+      const list = typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v) : null;
+      if (list === null) return fail('initiator must be a string or array of strings');
+      if (!list.every((i) => typeof i === 'string' && (INITIATORS as readonly string[]).includes(i))) fail(`initiator is not one of ${INITIATORS.join(', ')}`);
+    }),
+  );
 
 /** The list routes' arguments (has-updates requires `since_id`), which the filter is built from. */
 export function listArgs(sinceIdRequired: boolean) {
   return {
-    context: arg.string({ description: 'Scope under which the request is made; determines fields present in response.', default: 'view' }),
-    page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-    per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-    search: arg.string({ description: 'Limit results to those matching a string.' }),
+    // WP_REST_Controller's collection parameters name rest_validate_request_arg as their validate callback.
+    context: withValidateCallback(arg.string({ description: 'Scope under which the request is made; determines fields present in response.', default: 'view' })),
+    page: withValidateCallback(arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 })),
+    per_page: withValidateCallback(arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 })),
+    search: withValidateCallback(arg.string({ description: 'Limit results to those matching a string.' })),
     type: arg.enum(['overview', 'occasions'], { description: 'Type of result to return.', default: 'overview' }),
     logRowID: arg.integer({ description: 'Limit result set to rows with id lower than this.' }),
     occasionsID: arg.string({ description: 'Limit result set to rows with occasionsID equal to this.' }),

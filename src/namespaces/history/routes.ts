@@ -29,6 +29,8 @@ const updater = needs('manage_options', errors.history.cannotUpdateEvents);
 const eventUpdater = onRecord(updater, async (ctx, a) => (await ctx.store.history.byId((a as { id: number }).id)) !== null);
 const statsReader = needs('manage_options', errors.history.cannotViewStats);
 const admin: Permission = needs('manage_options');
+// list_users in WordPress: administrators only, as manage_options.
+const userSearcher = needs('manage_options', errors.history.cannotSearchUsers);
 const loggedIn: Permission = needs('read');
 
 /** The list routes' arguments: the filter's, and the list's own (paging, grouping, `skip_count_query`). */
@@ -290,7 +292,7 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, response: json(z.object({ completed: z.boolean(), type_stats: z.record(z.string(), z.unknown()) })), permission: loggedIn, handler: backfillStatus })),
     route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
-    route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: admin, handler: (ctx) => searchUser(ctx) })),
+    route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: userSearcher, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
       route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
     ),

@@ -3,7 +3,7 @@
  * `filterBy` to the filters that apply (`Red_Item_Filter`, `Red_Group::get_filtered`, `Red_Log`).
  */
 import { z } from 'zod';
-import { arg } from '../../contract/args.ts';
+import { arg, withValidateCallback } from '../../contract/args.ts';
 import type { Args } from '../../contract/route.ts';
 import { ERROR_CODES, REDIRECT_CODES } from './records.ts';
 import {
@@ -20,14 +20,14 @@ import {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 
-/** `filterBy`: an object whose every key is one the route allows (else the legacy 400). */
+/** `filterBy`: an object whose every key is one the route allows (else the legacy 400); empty text is no filter. */
 function filterBy(allowed: readonly string[]) {
-  return arg.untyped({ description: 'Field to filter by' }).superRefine((v, ctx) => {
-    if (v === undefined) return;
-    const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { wp: { code: 'rest_invalid_param', message } } });
+  return withValidateCallback(arg.untyped({ description: 'Field to filter by' }).superRefine((v, ctx) => {
+    if (v === undefined || v === '') return;
+    const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { wp: { code: 'rest_invalid_param', message, data: { status: 400 } } } });
     if (!isObject(v)) return fail('Filter is not an array');
     for (const key of Object.keys(v)) if (!allowed.includes(key)) return fail(`Filter type is not supported: ${key}`);
-  });
+  }));
 }
 
 /** The common list parameters, with the route's `orderby` enum and `filterBy` keys. */

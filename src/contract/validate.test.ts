@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { arg, withValidateCallback } from './args.ts';
+import { RestError } from './errors.ts';
+import { compileArgs, validateArgs } from './validate.ts';
+
+function refusal(args: Parameters<typeof compileArgs>[0], params: Record<string, unknown>) {
+  try {
+    validateArgs(compileArgs(args), params);
+  } catch (e) {
+    if (e instanceof RestError) return e.toBody();
+    throw e;
+  }
+  throw new Error('accepted');
+}
+
+describe('integer arguments beyond what the store holds', () => {
+  // rest_is_integer reads a numeric string as a float: a whole number, then out of the declared bounds.
+  it('are out of the declared bounds, as the legacy site says, whether sent as text or as a JSON number', () => {
+    for (const per_page of ['9223372036854775807', 2 ** 63, '1e20']) {
+      const body = refusal({ per_page: arg.integer({ minimum: 1, maximum: 100 }) }, { per_page });
+      expect(body.data).toMatchObject({
+        status: 400,
+        params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' },
+        details: { per_page: { code: 'rest_out_of_bounds' } },
+      });
+    }
+  });
+
+  it('are still refused without a declared bound (the store keeps exact integers only)', () => {
+    const body = refusal({ id: arg.integer() }, { id: '9223372036854775808' });
+    expect(body.data).toMatchObject({ details: { id: { code: 'rest_out_of_bounds' } } });
+  });
+});
+
+describe('arguments with validate callbacks of their own', () => {
+  const args = {
+    per_page: arg.integer({ minimum: 1, maximum: 100 }),
+    filter: withValidateCallback(arg.custom({ validate: (v) => v === 'ok', sanitize: String })),
+    page: arg.integer(),
+  };
+
+  // has_valid_params runs the callbacks; sanitize_params checks the other typed arguments only after they pass.
+  it('are checked first, and alone name the refusal when one fails', () => {
+    expect(refusal(args, { per_page: 'x', filter: 'bad', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): filter' });
+  });
+
+  it('let the schema checks of the others run when they pass', () => {
+    expect(refusal(args, { per_page: 'x', filter: 'ok', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): per_page, page' });
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * `npm run differential -- --origin URL --user admin --app-password PW [--seed N] [--runs N]
+ * [--only NAMESPACE] [--record DIR]`: the legacy site as the oracle. A fresh Lintel is brought to the
+ * legacy site's seeded state by the conformance runner's replay of captures 001–041 (the legacy site
+ * was seeded from the same captures), then generated requests go to both and the answers are
+ * compared; the report lists per route the match rate and each distinct difference.
+ */
+import { Command } from 'commander';
+import fc from 'fast-check';
+import { aliasNames, loadCaptures, ORACLE_BASE, runConformance } from '../conformance/lib.ts';
+import { legacySide, lintelSide, type Answer, type Sent, type Side } from './clients.ts';
+import { IdMap } from './ids.ts';
+import { Recorder } from './record.ts';
+import { printReport, Tally } from './report.ts';
+import { differentialRequests, ID_SLOT, type DiffRequest } from './requests.ts';
+
+const opts = new Command()
+  .name('npm run differential --')
+  .description(
+    'Sends generated requests to the legacy site and to a fresh in-process Lintel and compares the answers.\n' +
+      'The legacy site must be freshly reset to its seeded state (shared/oracle/build.sh, or a clone of it) before every run:\n' +
+      'Lintel replays the same seed, and the run writes throwaway records (and one user per role) on both sides. Lintel names\n' +
+      "the captures' address (http://127.0.0.1:8088) in its links, so the legacy site must answer there.",
+  )
+  .requiredOption('--origin <url>', 'the legacy site, e.g. http://127.0.0.1:8088')
+  .requiredOption('--user <login>', 'its administrator')
+  .requiredOption('--app-password <password>', "the administrator's application password")
+  .option('--seed <n>', 'generator seed (a run is reproducible from it and a fresh oracle)', (v) => Number.parseInt(v, 10), Date.now() % 2 ** 31)
+  .option('--runs <n>', 'requests to generate', (v) => Number.parseInt(v, 10), 20_000)
+  .option('--only <namespace>', 'compare this namespace only (calendar/events/v1, redirection/v1, history/v1, oembed/1.0, batch/v1, index)')
+  .option('--record <dir>', 'write the legacy answer of each new difference as a capture file (reads by the admin or anonymous on seeded records)')
+  .option('--record-from <n>', 'number of the first recorded capture', (v) => Number.parseInt(v, 10), 600)
+  .option('--examples <n>', 'distinct differences shown per route', (v) => Number.parseInt(v, 10), 6)
+  .option('--max-seconds <n>', 'stop sending after this long and report what was compared', (v) => Number.parseInt(v, 10))
+  .option('--concurrency <n>', 'reads in flight at once (writes run alone)', (v) => Number.parseInt(v, 10), 4)
+  .parse()
+  .opts<{ origin: string; user: string; appPassword: string; seed: number; runs: number; only?: string; record?: string; recordFrom: number; examples: number; concurrency: number; maxSeconds?: number }>();
+
+/** The seed captures, and the recorded reads the runner learns the seed's front-end requests (243, 248) and Redirection's token (264) from. */
+const captures = loadCaptures().filter((c) => Number(c.seq) <= 41 || ['243', '248', '264'].includes(c.seq));
+
+function sent(side: Side, r: DiffRequest, id: number): Sent {
+  const path = r.path.replaceAll(ID_SLOT, String(id));
+  const locale = side.name === 'lintel' ? r.locale : '';
+  const headers: Record<string, string> = { accept: 'application/json, */*;q=0.1' };
+  const auth = r.caller === 'anonymous' ? undefined : side.auth(r.caller);
+  if (auth) headers.authorization = auth;
+  if (r.body) headers['content-type'] = r.body.type;
+  return { method: r.method, url: `${locale}/wp-json${path}${r.query ? `?${r.query}` : ''}`, headers, payload: r.body?.payload };
+}
+
+const SETTING: DiffRequest = { route: 'GET /redirection/v1/setting', namespace: 'redirection/v1', method: 'GET', path: '/redirection/v1/setting', collection: null, pick: 0, locale: '', query: '', caller: 'administrator', write: false };
+
+function parsed(a: Answer): unknown {
+  try {
+    return JSON.parse(a.body);
+  } catch {
+    return undefined;
+  }
+}
+
+console.log(`differential: seed ${opts.seed}, ${opts.runs} requests, legacy site ${opts.origin}`);
+await runConformance({
+  captures,
+  deviations: new Map(),
+  async afterReplay(app, clock) {
+    // The legacy site runs on the real clock.
+    clock.set(new Date().toISOString());
+    const legacy = await legacySide(opts.origin, opts.user, opts.appPassword);
+    const lintel = await lintelSide(app);
+    // Redirection's token is drawn at random when the legacy site was built: Lintel takes the oracle's.
+    const setting = await legacy.send(sent(legacy, { ...SETTING, caller: 'administrator' }, 0));
+    await app.store.redirection.settings.save({ token: (JSON.parse(setting.body) as { settings: { token: string } }).settings.token });
+    const norm = { aliases: aliasNames(app.services.mappings) };
+    const ids = new IdMap();
+    const tally = new Tally();
+    const recorder = opts.record ? new Recorder(opts.record, opts.recordFrom) : null;
+    const requests = fc.sample(differentialRequests(app.services.table), { seed: opts.seed, numRuns: opts.runs }).filter((r) => !opts.only || r.namespace === opts.only);
+    const started = Date.now();
+    let done = 0;
+
+    async function one(r: DiffRequest): Promise<void> {
+      const id = ids.pick(r);
+      if (!id) {
+        tally.skipped++;
+        return;
+      }
+      const a = sent(legacy, r, id.legacy);
+      const b = sent(lintel, r, id.lintel);
+      const [fromLegacy, fromLintel] = await Promise.all([legacy.send(a), lintel.send(b)]);
+      if (!r.write && tally.shouldLearn(r.route)) tally.learn(r.route, fromLegacy, await legacy.send(a), norm);
+      // The legacy site's language plugin is not on the oracle: it answers the unprefixed route, whose links have no locale.
+      const lintelJson = parsed(r.locale ? { ...fromLintel, body: fromLintel.body.replaceAll(`${ORACLE_BASE}${r.locale}/`, `${ORACLE_BASE}/`) } : fromLintel);
+      const asLegacy = lintelJson === undefined ? fromLintel : { ...fromLintel, body: JSON.stringify(ids.asLegacy(lintelJson)) };
+      if (r.write && r.method === 'POST' && !r.path.includes(ID_SLOT) && fromLegacy.status < 300 && fromLintel.status < 300) ids.created(r.path, parsed(fromLegacy), lintelJson);
+      const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
+      const fresh = tally.add(r.route, r.namespace, found, { legacy: legacy.curl(a), lintel: lintel.curl(b) });
+      const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
+      if (recorder && fresh.length && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);
+      if (++done % 1000 === 0) console.log(`  ${done} requests, ${Math.round((Date.now() - started) / 1000)} s`);
+    }
+
+    // Reads run a few at once; a write waits for them and runs alone, so both sides see the same order of changes.
+    const inFlight = new Set<Promise<void>>();
+    // Ctrl-C (or the time budget) stops sending; what was compared is still reported.
+    let stop = false;
+    process.once('SIGINT', () => {
+      stop = true;
+    });
+    for (const r of requests) {
+      if (stop || (opts.maxSeconds && Date.now() - started > opts.maxSeconds * 1000)) break;
+      if (r.write) await Promise.all(inFlight);
+      const p = one(r).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (r.write || inFlight.size >= opts.concurrency) await (r.write ? p : Promise.race(inFlight));
+    }
+    await Promise.all(inFlight);
+    for (const line of printReport(tally, { examples: opts.examples })) console.log(line);
+    console.log(`\nseed ${opts.seed}: ${done} requests compared in ${Math.round((Date.now() - started) / 1000)} s`);
+  },
+});
+
+function slugOf(r: DiffRequest): string {
+  return `differential-${r.method.toLowerCase()}-${r.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}`.slice(0, 60);
+}
