@@ -14,14 +14,15 @@ beforeEach(() => {
 });
 afterEach(() => agent.close());
 
-const backend = (over: { origin?: null; rewriteBodies?: boolean } = {}) =>
-  forwardBackend({
-    origin: over.origin === null ? null : openOrigin(LEGACY, 1_000, agent),
-    lintelBase: LINTEL,
-    renamings: [{ requested: 'history/v1', upstream: 'simple-history/v1' }],
-    rewriteBodies: over.rewriteBodies ?? true,
-    failure: restFailure({ baseUrl: LINTEL, restPrefix: 'wp-json' }),
-  });
+const options = (over: { origin?: null; rewriteBodies?: boolean } = {}) => ({
+  origin: over.origin === null ? null : openOrigin(LEGACY, 1_000, agent),
+  lintelBase: LINTEL,
+  renamings: [{ requested: 'history/v1', upstream: 'simple-history/v1' }],
+  rest: { restPrefix: 'wp-json', locales: ['fr'] },
+  rewriteBodies: over.rewriteBodies ?? true,
+  failure: restFailure({ baseUrl: LINTEL, restPrefix: 'wp-json' }),
+});
+const backend = (over: { origin?: null; rewriteBodies?: boolean } = {}) => forwardBackend(options(over));
 
 const call = backendCall;
 
@@ -86,5 +87,58 @@ describe('the forward backend', () => {
       expect(a.status).toBe(502);
       expect(JSON.parse(await text(a.body))).toMatchObject({ code: 'rest_upstream_unavailable', data: { status: 502 } });
     }
+  });
+});
+
+describe('a forwarded call names no other route of the origin', () => {
+  const seen = () => {
+    const got: { path: string; body: string; headers: Record<string, string> }[] = [];
+    agent
+      .get(LEGACY)
+      .intercept({ path: () => true, method: () => true })
+      .reply(200, (opts) => {
+        got.push({ path: String(opts.path), body: String(opts.body ?? ''), headers: opts.headers as Record<string, string> });
+        return '{}';
+      })
+      .persist();
+    return got;
+  };
+
+  it('drops every spelling of rest_route PHP would read from the query, and keeps only the one Lintel routed by', async () => {
+    const got = seen();
+    const spellings = ['rest_route', 'rest.route', 'rest%20route', '%20rest_route', 'rest%5Broute', 'rest_route%5B%5D', 'rest_route%00x'];
+    for (const s of spellings) await backend()(call('/wp-json/history/v1/events', `${s}=/wp/v2/users&per_page=2`));
+    // PHP reads `rest[route` as `rest_route` (the last one wins there); Lintel's parser does not.
+    await backend()(call('/', 'rest_route=/history/v1/events&rest%5Broute=/wp/v2/users&page=2'));
+    expect(got.map((g) => g.path)).toEqual([...spellings.map(() => '/wp-json/simple-history/v1/events?per_page=2'), '/?rest_route=/simple-history/v1/events&page=2']);
+  });
+
+  it('drops rest_route from form and JSON bodies and refuses a multipart body naming it', async () => {
+    const got = seen();
+    const post = (type: string, body: string) => backend()(call('/wp-json/history/v1/events', '', { method: 'POST', headers: { 'content-type': type }, body: Buffer.from(body) }));
+    await post('application/x-www-form-urlencoded', 'a=1&rest_route=%2Fwp%2Fv2%2Fusers&rest.route=/x');
+    await post('application/json', JSON.stringify({ a: 1, rest_route: '/wp/v2/users' }));
+    const refused = await post('multipart/form-data; boundary=b', '--b\r\nContent-Disposition: form-data; name="rest_route"\r\n\r\n/wp/v2/users\r\n--b--\r\n');
+    expect(got.map((g) => g.body)).toEqual(['a=1', '{"a":1}']);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(await text(refused.body))).toMatchObject({ code: 'rest_forwarded_route' });
+  });
+
+  it('never forwards a path that climbs out of its namespace, however often its dots are encoded', async () => {
+    const got = seen();
+    for (const p of ['/wp-json/history/v1/..%2F..%2Fwp/v2/users', '/wp-json/history/v1/%252e%252e/%252e%252e/wp/v2/users', '/wp-json/history/v1/%5C..%5Cwp']) {
+      expect((await backend()(call(p))).status).toBe(404);
+    }
+    expect(got).toEqual([]);
+  });
+
+  it("sets the client's identity headers itself, dropping the client's own unless a proxy is trusted", async () => {
+    const got = seen();
+    const claims = { 'x-forwarded-for': '10.9.9.9', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'gopher', 'x-real-ip': '10.9.9.9', forwarded: 'for=10.9.9.9' };
+    await backend()(call('/wp-json/history/v1/events', '', { headers: claims }));
+    await forwardBackend({ ...options(), trustProxy: true })(call('/wp-json/history/v1/events', '', { headers: claims }));
+    expect(got[0].headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-host': 'lintel.example', 'x-forwarded-proto': 'https', 'x-real-ip': '127.0.0.1' });
+    expect(got[0].headers.forwarded).toBeUndefined();
+    expect(got[1].headers).toMatchObject({ 'x-forwarded-for': '10.9.9.9, 127.0.0.1', forwarded: 'for=10.9.9.9' });
   });
 });

@@ -11,9 +11,12 @@
  */
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { errors } from '../contract/error-codes.ts';
-import type { RestError } from '../contract/errors.ts';
-import type { Backend, BackendAnswer, BackendCall } from './backend.ts';
-import { mentionsOrigin, rewriteJson, rewriteLinkHeader, toLintelUrl, toUpstreamPath, toUpstreamQuery, type Renaming, type Rewriter, climbsOut } from './rename.ts';
+import { RestError } from '../contract/errors.ts';
+import { parseQueryString } from '../contract/php-params.ts';
+import { locateRest, type RestPrefixes } from '../http/rest-request.ts';
+import { headerOf, type Backend, type BackendAnswer, type BackendCall } from './backend.ts';
+import { confinedBody, withoutRestRoute } from './confine.ts';
+import { mentionsOrigin, rewriteJson, rewriteLinkHeader, toLintelUrl, toUpstreamPath, type Renaming, type Rewriter, climbsOut } from './rename.ts';
 
 /** The connection pool to the legacy origin, shared by every forwarded request. */
 export interface Origin {
@@ -33,6 +36,10 @@ export interface ForwardOptions {
   origin: Origin | null;
   lintelBase: string;
   renamings: Renaming[];
+  /** Where REST routes are (REST namespaces); a `?rest_route=` Lintel routed by is kept, renamed. Site requests: none. */
+  rest?: RestPrefixes;
+  /** `LINTEL_TRUST_PROXY`: the client's `X-Forwarded-For` and `Forwarded` come from a proxy Lintel trusts, and are extended. */
+  trustProxy?: boolean;
   /** REST answers: JSON bodies are rewritten (so they are asked for uncompressed). Site pages pass as they are. */
   rewriteBodies: boolean;
   /** How a failure is answered: the REST error body, or the site's error page. */
@@ -48,18 +55,24 @@ function hopByHop(headers: Record<string, string | string[] | undefined>): Set<s
   return new Set([...HOP_BY_HOP, ...extra]);
 }
 
-function outgoingHeaders(call: BackendCall, rewriteBodies: boolean): Record<string, string | string[]> {
+/** Headers that say who the client is: the origin trusts them, so only Lintel sets them (or a trusted proxy before it). */
+const IDENTITY = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-real-ip', 'forwarded'];
+
+function outgoingHeaders(call: BackendCall, opts: ForwardOptions): Record<string, string | string[]> {
   const drop = hopByHop(call.headers);
   // Host is the origin's (undici sets it); the length is the buffer's.
-  for (const h of ['host', 'content-length', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']) drop.add(h);
-  if (rewriteBodies) drop.add('accept-encoding');
+  for (const h of ['host', 'content-length', ...IDENTITY]) drop.add(h);
+  if (opts.rewriteBodies) drop.add('accept-encoding');
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(call.headers)) if (v !== undefined && !drop.has(k.toLowerCase())) out[k] = v;
-  const prior = call.headers['x-forwarded-for'];
-  const chain = Array.isArray(prior) ? prior.join(', ') : prior;
-  out['x-forwarded-for'] = chain ? `${chain}, ${call.client.ip}` : call.client.ip;
+  // Behind a trusted proxy the chain it built is extended (and its Forwarded kept); otherwise the client's claims are dropped.
+  const prior = opts.trustProxy ? headerOf(call.headers, 'x-forwarded-for') : undefined;
+  const forwarded = opts.trustProxy ? headerOf(call.headers, 'forwarded') : undefined;
+  if (forwarded) out.forwarded = forwarded;
+  out['x-forwarded-for'] = prior ? `${prior}, ${call.client.ip}` : call.client.ip;
   out['x-forwarded-proto'] = call.client.protocol;
   out['x-forwarded-host'] = call.client.host;
+  out['x-real-ip'] = call.client.ip;
   out['x-request-id'] = call.requestId;
   return out;
 }
@@ -76,14 +89,16 @@ export function forwardBackend(opts: ForwardOptions): Backend {
   return async (call) => {
     if (!origin || !rw) return opts.failure(errors.legacy.notConfigured());
     if (climbsOut(call.path)) return opts.failure(errors.core.noRoute());
-    const query = toUpstreamQuery(call.query, opts.renamings);
+    const body = confinedBody(call);
+    if (body instanceof RestError) return opts.failure(body);
+    const query = upstreamQuery(call, opts);
     const url = origin.base + toUpstreamPath(call.path, opts.renamings) + (query ? `?${query}` : '');
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
         method: call.method as Dispatcher.HttpMethod,
-        headers: outgoingHeaders(call, opts.rewriteBodies),
-        body: call.body && call.body.length > 0 ? call.body : undefined,
+        headers: outgoingHeaders(call, opts),
+        body: body && body.length > 0 ? body : undefined,
         dispatcher: origin.dispatcher,
         headersTimeout: origin.timeoutMs,
         bodyTimeout: origin.timeoutMs,
@@ -110,6 +125,18 @@ export function forwardBackend(opts: ForwardOptions): Backend {
     delete headers['content-length'];
     return { status: res.statusCode, headers, body: rewriteBody(raw, rw) };
   };
+}
+
+/**
+ * The origin's query string: no parameter that names a route (see confine.ts), except the
+ * `?rest_route=` Lintel itself routed by, renamed and alone.
+ */
+function upstreamQuery(call: BackendCall, opts: ForwardOptions): string {
+  const rest = withoutRestRoute(call.query);
+  const loc = opts.rest ? locateRest(call.path, parseQueryString(call.query), opts.rest) : null;
+  if (!loc?.byQuery) return rest;
+  const routed = `rest_route=${encodeURIComponent(toUpstreamPath(loc.route, opts.renamings)).replace(/%2F/gi, '/')}`;
+  return rest ? `${routed}&${rest}` : routed;
 }
 
 /** The JSON body with Lintel's addresses and names; a body that names neither (or is not JSON) is passed as it is. */

@@ -86,7 +86,15 @@ export function buildBackends(deps: BackendDeps): Backends {
     if (m.mode === 'forward') forwarded.push({ contract: namespace, names, upstream });
     for (const name of names) {
       const forward = counted(
-        forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [{ requested: name, upstream }], rewriteBodies: true, failure: restFailure(config) }),
+        forwardBackend({
+          origin,
+          lintelBase: config.baseUrl,
+          renamings: [{ requested: name, upstream }],
+          rest: { restPrefix: config.restPrefix, locales: mappings.locales },
+          trustProxy: config.trustProxy,
+          rewriteBodies: true,
+          failure: restFailure(config),
+        }),
         deps.metrics,
       );
       const primaryIs = m.primary ?? 'legacy';
@@ -112,7 +120,7 @@ export function buildBackends(deps: BackendDeps): Backends {
   // The longest name first: `calendar/events/v1` before a shorter namespace it starts with.
   named.sort((a, b) => b.name.length - a.name.length);
   const site = mappings.site?.forwardUnmatched
-    ? counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: false, failure: siteFailure }), deps.metrics)
+    ? counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], trustProxy: config.trustProxy, rewriteBodies: false, failure: siteFailure }), deps.metrics)
     : null;
   if (!origin && (named.length > 0 || site)) {
     deps.log.warn({}, 'mappings/ forwards to the legacy site but LINTEL_LEGACY_ORIGIN is not set: those requests are answered 502 rest_upstream_unavailable');

@@ -77,6 +77,8 @@ export const errors = {
     unavailable: () => new RestError('rest_upstream_unavailable', 'The legacy site could not be reached.', 502),
     brokeOff: () => new RestError('rest_upstream_unavailable', 'The legacy site broke off its answer.', 502),
     timeout: (ms: number) => new RestError('rest_upstream_timeout', `The legacy site did not answer within ${ms} ms.`, 504),
+    /** A forwarded multipart body with a `rest_route` field would name another route of the legacy site. */
+    routeNamed: () => new RestError('rest_forwarded_route', 'A forwarded request cannot name a route (rest_route) in its body.', 400),
   },
 
   mail: {

@@ -10,6 +10,10 @@ describe('PHP-style query parsing', () => {
     expect(parseQueryString('a.b=1&c%20d=2')).toEqual({ a_b: '1', c_d: '2' });
   });
 
+  it('turns an unclosed [ into _ and keeps the rest of the key, as PHP does', () => {
+    expect(parseQueryString('rest%5Broute=/x&a.b[c.d=1')).toEqual({ rest_route: '/x', 'a_b_c.d': '1' });
+  });
+
   it('collects a repeated plain key, so arrays take all values and scalars the last', () => {
     const p = parseQueryString('x=1&x=2&y=3');
     expect(p.x).toBeInstanceOf(Repeated);

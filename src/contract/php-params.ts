@@ -24,8 +24,11 @@ export function paramMap(): Params {
 export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
   const out = paramMap();
   for (const [rawKey, value] of pairs) {
-    const m = /^([^[]*)((?:\[[^\]]*\])*)/.exec(rawKey);
-    const base = (m?.[1] ?? rawKey).replace(/[. ]/g, '_');
+    const open = rawKey.indexOf('[');
+    // PHP turns an unclosed `[` into `_` and keeps the rest of the name as it is (`rest[route` is `rest_route`).
+    const unclosed = open >= 0 && !rawKey.includes(']', open);
+    const m = unclosed ? null : /^([^[]*)((?:\[[^\]]*\])*)/.exec(rawKey);
+    const base = unclosed ? `${rawKey.slice(0, open).replace(/[. ]/g, '_')}_${rawKey.slice(open + 1)}` : (m?.[1] ?? rawKey).replace(/[. ]/g, '_');
     if (base === '') continue;
     const segs = [...(m?.[2] ?? '').matchAll(/\[([^\]]*)\]/g)].map((x) => x[1]);
     if (segs.length === 0) {
