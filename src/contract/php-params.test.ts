@@ -21,6 +21,11 @@ describe('PHP-style query parsing', () => {
     expect(p.y).toBe('3');
   });
 
+  it('makes a list with a gap a map, and appends after the largest integer key, as PHP does', () => {
+    expect(parseQueryString('a[]=x&a[2]=y')).toEqual({ a: { 0: 'x', 2: 'y' } });
+    expect(parseQueryString('a[5]=x&a[]=y&b[]=1&b[0]=2&b[]=3')).toEqual({ a: { 5: 'x', 6: 'y' }, b: ['2', '3'] });
+  });
+
   it('keeps explicit numeric indexes as keys (array arguments read them as a list)', () => {
     expect(parseQueryString('r[0][method]=POST&r[0][path]=/a&r[1][path]=/b')).toEqual({ r: { 0: { method: 'POST', path: '/a' }, 1: { path: '/b' } } });
   });

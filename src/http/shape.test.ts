@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paramMap } from '../contract/php-params.ts';
+import { paramMap, parseQueryString } from '../contract/php-params.ts';
 import { filterFields, JsonText, serialize, shape } from './shape.ts';
 
 const body = () => ({ skippedFn: () => 1, events: new JsonText('[{"id":1,"title":"A","venue":{"city":"Boston"}},{"id":2,"title":"B","venue":[]}]'), skipped: undefined, total: 2, rest_url: 'http://x.test/?a=b' });
@@ -16,5 +16,16 @@ describe('a body holding JsonText', () => {
     expect(filterFields(body(), 'events')).toEqual({ events: plain().events });
     const shaped = shape({ status: 200, body: body(), headers: {}, query: Object.assign(paramMap(), { _envelope: '1' }), method: 'GET', apiRoot: 'http://x.test/wp-json/', loggedIn: false, origin: undefined, overriddenByHeader: false });
     expect(JSON.parse(String(shaped.body)).body).toEqual(plain());
+  });
+});
+
+describe('_fields', () => {
+  it('takes every string of a gapped or nested bracket list, as wp_parse_list does, and never fails', () => {
+    const item = { id: 1, title: 'A', link: 'l' };
+    expect(filterFields(item, parseQueryString('_fields[]=id&_fields[2]=title')._fields)).toEqual({ id: 1, title: 'A' });
+    expect(filterFields(item, parseQueryString('_fields[5]=link&_fields[]=id')._fields)).toEqual({ link: 'l', id: 1 });
+    expect(filterFields(item, parseQueryString('_fields[]=id&_fields[a][b]=title&_fields[x][]=link')._fields)).toEqual({ id: 1 });
+    expect(filterFields([item], parseQueryString('_fields[][]=id')._fields)).toEqual([item]);
+    expect(filterFields(item, parseQueryString('_fields=id&_fields=title,link')._fields)).toEqual({ title: 'A', link: 'l' });
   });
 });
