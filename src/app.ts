@@ -21,6 +21,7 @@ import { sendAnswer } from './backends/send.ts';
 import { translateBackend } from './backends/translate.ts';
 import { answerClientError } from './http/client-error.ts';
 import { cacheFront, type CacheFront } from './http/cache-front.ts';
+import { applyLimits, serverOptions } from './http/connection-limits.ts';
 import { handleRest } from './http/rest-handler.ts';
 import { topicsByNamespace } from './http/cached-rest.ts';
 import { Metrics } from './http/metrics.ts';
@@ -63,14 +64,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const { config, store } = opts;
   // Set once the services exist: response-cache hits are answered ahead of Fastify (cache-front.ts).
   let front: CacheFront | null = null;
+  const limits = {
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
+    keepAliveTimeoutMs: 72_000,
+    clientConnections: config.clientConnections,
+  };
   const server = Fastify({
-    // The server Fastify would make (its timeouts as in fastify/lib/server.js), with the cache front ahead of it.
-    serverFactory: (handler, options) => {
-      const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      const s = http.createServer((req, res) => front?.answer(req, res) || handler(req, res));
-      s.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
-      s.requestTimeout = o.requestTimeout ?? 0;
-      s.setTimeout(o.connectionTimeout ?? 0);
+    // A plain Node server with the cache front ahead of Fastify, every connection bounded (connection-limits.ts).
+    serverFactory: (handler) => {
+      const s = http.createServer(serverOptions(limits), (req, res) => front?.answer(req, res) || handler(req, res));
+      applyLimits(s, limits);
       return s;
     },
     logger: opts.logger ?? loggerOptions(config),

@@ -115,6 +115,16 @@ const schema = z.object({
     .default(0.1),
   /** History events older than this many days are deleted (0: kept forever). */
   LINTEL_HISTORY_RETENTION_DAYS: integer(0, 36_500).default(0),
+  /** A request's headers must arrive within this time (408 otherwise). */
+  LINTEL_HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
+  /** A whole request, body included, must arrive within this time (408 otherwise). */
+  LINTEL_REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
+  /** A connection with no traffic either way for this long is closed. */
+  LINTEL_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(120_000),
+  /** Open connections per client address (the socket's, proxies included); more are refused with 429. 0: no cap. */
+  LINTEL_CLIENT_CONNECTIONS: integer(0, 1_000_000).default(64),
+  /** Forwarded JSON answers (read whole to be rewritten) larger than this are answered 502. */
+  LINTEL_FORWARD_JSON_LIMIT: integer(1024, 1_073_741_824).default(16_777_216),
 });
 
 export interface Config {
@@ -160,6 +170,11 @@ export interface Config {
   forwardIndexTtlS: number;
   shadowConcurrency: number;
   shadowNoiseSample: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  idleTimeoutMs: number;
+  clientConnections: number;
+  forwardJsonLimit: number;
   historyRetentionDays: number;
 }
 
@@ -225,5 +240,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shadowConcurrency: e.LINTEL_SHADOW_CONCURRENCY,
     shadowNoiseSample: e.LINTEL_SHADOW_NOISE_SAMPLE,
     historyRetentionDays: e.LINTEL_HISTORY_RETENTION_DAYS,
+    headersTimeoutMs: e.LINTEL_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.LINTEL_REQUEST_TIMEOUT_MS,
+    idleTimeoutMs: e.LINTEL_IDLE_TIMEOUT_MS,
+    clientConnections: e.LINTEL_CLIENT_CONNECTIONS,
+    forwardJsonLimit: e.LINTEL_FORWARD_JSON_LIMIT,
   };
 }

@@ -44,6 +44,7 @@ export const errors = {
   http: {
     headersTooLarge: () => new RestError('rest_request_headers_too_large', 'The request headers are larger than the server accepts.', 431),
     requestTimeout: () => new RestError('rest_request_timeout', 'The request took too long to arrive.', 408),
+    tooManyConnections: () => new RestError('rest_too_many_connections', 'Too many open connections from this address.', 429),
     unreadable: () => new RestError('rest_bad_request', 'The request could not be read.', 400),
     badPercentEncoding: () => new RestError('rest_bad_request', 'The URL is not valid percent-encoding.', 400),
     /** A 4xx the framework raised, with its own message and status. */
