@@ -14,7 +14,7 @@ import type { RestError } from './contract/errors.ts';
 import { openApiDocument, type OpenApiDocument } from './contract/openapi.ts';
 import { parseQueryString } from './contract/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
-import { callOf } from './backends/backend.ts';
+import { callOf, clientSignal } from './backends/backend.ts';
 import { buildBackends } from './backends/select.ts';
 import { restFailure, siteFailure } from './backends/failure.ts';
 import { sendAnswer } from './backends/send.ts';
@@ -183,7 +183,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     if (loc) {
       // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.
       const chosen = services.backends.forRoute(loc.route);
-      if (chosen) return sendAnswer(reply, await chosen.backend(callOf(req)));
+      if (chosen) return sendAnswer(reply, await chosen.backend(callOf(req), clientSignal(reply)));
       return handleRest(services, req, reply, loc, query);
     }
     for (const handle of site) if (await handle(req, reply, pathname, query)) return reply;

@@ -23,12 +23,14 @@ export interface Origin {
   base: string;
   dispatcher: Dispatcher;
   timeoutMs: number;
+  /** The largest JSON answer read whole (to be rewritten); a larger one is answered 502. */
+  jsonLimit: number;
   close(): Promise<void>;
 }
 
-export function openOrigin(base: string, timeoutMs: number, dispatcher?: Dispatcher): Origin {
+export function openOrigin(base: string, timeoutMs: number, jsonLimit: number, dispatcher?: Dispatcher): Origin {
   const d = dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128, connect: { timeout: timeoutMs } });
-  return { base: base.replace(/\/+$/, ''), dispatcher: d, timeoutMs, close: () => d.close() };
+  return { base: base.replace(/\/+$/, ''), dispatcher: d, timeoutMs, jsonLimit, close: () => d.close() };
 }
 
 export interface ForwardOptions {
@@ -86,7 +88,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 export function forwardBackend(opts: ForwardOptions): Backend {
   const { origin } = opts;
   const rw: Rewriter | null = origin ? { originBase: origin.base, lintelBase: opts.lintelBase, renamings: opts.renamings } : null;
-  return async (call) => {
+  return async (call, signal) => {
     if (!origin || !rw) return opts.failure(errors.legacy.notConfigured());
     if (climbsOut(call.path)) return opts.failure(errors.core.noRoute());
     const body = confinedBody(call);
@@ -102,8 +104,11 @@ export function forwardBackend(opts: ForwardOptions): Backend {
         dispatcher: origin.dispatcher,
         headersTimeout: origin.timeoutMs,
         bodyTimeout: origin.timeoutMs,
+        // The client left: the origin's connection is closed, its answer no longer read.
+        signal,
       });
     } catch (e) {
+      if (signal.aborted) return opts.failure(errors.legacy.unavailable());
       const timedOut = isTimeout(e);
       call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, timedOut ? 'legacy origin timed out' : 'legacy origin unreachable');
       return opts.failure(timedOut ? errors.legacy.timeout(origin.timeoutMs) : errors.legacy.unavailable());
@@ -117,14 +122,37 @@ export function forwardBackend(opts: ForwardOptions): Backend {
     if (!opts.rewriteBodies || !JSON_TYPE.test(type)) return { status: res.statusCode, headers, body: res.body };
     let raw: Buffer;
     try {
-      raw = Buffer.from(await res.body.arrayBuffer());
+      raw = await readCapped(res, origin.jsonLimit);
     } catch (e) {
-      call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, 'legacy origin answer broke off');
+      if (e instanceof RestError) {
+        call.log.error({ origin: origin.base, requestId: call.requestId, limit: origin.jsonLimit }, 'legacy origin answer too large');
+        return opts.failure(e);
+      }
+      if (!signal.aborted) call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, 'legacy origin answer broke off');
       return opts.failure(isTimeout(e) ? errors.legacy.timeout(origin.timeoutMs) : errors.legacy.unavailable());
     }
     delete headers['content-length'];
     return { status: res.statusCode, headers, body: rewriteBody(raw, rw) };
   };
+}
+
+/** A JSON answer read whole, up to `limit` bytes: past it (announced or counted), the origin's answer is dropped and 502 given. */
+async function readCapped(res: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+  if (Number(res.headers['content-length'] ?? 0) > limit) {
+    res.body.destroy();
+    throw errors.legacy.tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.length;
+    if (size > limit) {
+      res.body.destroy();
+      throw errors.legacy.tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 /**

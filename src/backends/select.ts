@@ -10,12 +10,12 @@ import { parseQueryString } from '../contract/php-params.ts';
 import { locateRest } from '../http/rest-request.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { ShadowComparison } from '../store/shadow.ts';
-import type { Backend, BackendCall } from './backend.ts';
+import type { Backend, BackendCall, Middleware } from './backend.ts';
 import { climbsOut } from './rename.ts';
 import { restFailure, siteFailure } from './failure.ts';
 import { forwardBackend, openOrigin, type Origin } from './forward.ts';
 import { forwardedIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
-import { shadowBackend, ShadowLane } from './shadow.ts';
+import { shadowing, ShadowLane } from './shadow.ts';
 
 export interface Chosen {
   mode: 'forward' | 'shadow';
@@ -56,20 +56,22 @@ export interface BackendDeps {
   metrics?: Pick<Metrics, 'upstream' | 'shadow'>;
 }
 
-/** A forwarding backend whose every answer is counted by status class (502 and 504 are Lintel's own failures). */
-function counted(backend: Backend, metrics: BackendDeps['metrics']): Backend {
-  if (!metrics) return backend;
-  return async (call) => {
-    const answer = await backend(call);
-    metrics.upstream.inc({ kind: 'forward', outcome: `${Math.floor(answer.status / 100)}xx` });
-    return answer;
-  };
+/** The metrics middleware: every answer of a forwarding backend counted by status class (502 and 504 are Lintel's own failures). */
+function metered(metrics: BackendDeps['metrics']): Middleware {
+  return (next) =>
+    metrics
+      ? async (call, signal) => {
+          const answer = await next(call, signal);
+          metrics.upstream.inc({ kind: 'forward', outcome: `${Math.floor(answer.status / 100)}xx` });
+          return answer;
+        }
+      : next;
 }
-
 
 export function buildBackends(deps: BackendDeps): Backends {
   const { config, mappings } = deps;
-  const origin = deps.origin ?? (config.legacyOrigin ? openOrigin(config.legacyOrigin, config.forwardTimeoutMs) : null);
+  const origin = deps.origin ?? (config.legacyOrigin ? openOrigin(config.legacyOrigin, config.forwardTimeoutMs, config.forwardJsonLimit) : null);
+  const counted = metered(deps.metrics);
   const named: Named[] = [];
   const lane = new ShadowLane(config.shadowConcurrency);
   /** `GET /history/v1/events/{n}`: the contract's name, numbers generalised, so answers of one route count together. */
@@ -95,16 +97,13 @@ export function buildBackends(deps: BackendDeps): Backends {
           rewriteBodies: true,
           failure: restFailure(config),
         }),
-        deps.metrics,
       );
       const primaryIs = m.primary ?? 'legacy';
       const backend =
         m.mode === 'forward'
           ? forward
-          : shadowBackend({
+          : shadowing({
               namespace,
-              primary: primaryIs === 'lintel' ? deps.translate : forward,
-              secondary: primaryIs === 'lintel' ? forward : deps.translate,
               primaryIs,
               sample: m.sample ?? 1,
               noiseSample: config.shadowNoiseSample,
@@ -113,14 +112,14 @@ export function buildBackends(deps: BackendDeps): Backends {
               routeOf: (call) => routeOf(call, name, namespace),
               record: deps.record,
               count: (result) => deps.metrics?.shadow.inc({ namespace, result }),
-            });
+            })(...(primaryIs === 'lintel' ? [deps.translate, forward] : [forward, deps.translate]));
       named.push({ name: name.toLowerCase(), namespace, mode: m.mode, answeredBy: m.mode === 'forward' ? 'legacy' : primaryIs, backend });
     }
   }
   // The longest name first: `calendar/events/v1` before a shorter namespace it starts with.
   named.sort((a, b) => b.name.length - a.name.length);
   const site = mappings.site?.forwardUnmatched
-    ? counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], trustProxy: config.trustProxy, rewriteBodies: false, failure: siteFailure }), deps.metrics)
+    ? counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], trustProxy: config.trustProxy, rewriteBodies: false, failure: siteFailure }))
     : null;
   if (!origin && (named.length > 0 || site)) {
     deps.log.warn({}, 'mappings/ forwards to the legacy site but LINTEL_LEGACY_ORIGIN is not set: those requests are answered 502 rest_upstream_unavailable');

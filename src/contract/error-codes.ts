@@ -78,6 +78,7 @@ export const errors = {
     unavailable: () => new RestError('rest_upstream_unavailable', 'The legacy site could not be reached.', 502),
     brokeOff: () => new RestError('rest_upstream_unavailable', 'The legacy site broke off its answer.', 502),
     timeout: (ms: number) => new RestError('rest_upstream_timeout', `The legacy site did not answer within ${ms} ms.`, 504),
+    tooLarge: (limit: number) => new RestError('rest_upstream_too_large', `The legacy site's answer is larger than the limit of ${limit} bytes.`, 502),
     /** A forwarded multipart body with a `rest_route` field would name another route of the legacy site. */
     routeNamed: () => new RestError('rest_forwarded_route', 'A forwarded request cannot name a route (rest_route) in its body.', 400),
   },

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizePage } from '../auth/authorize/page.ts';
 import type { EmbeddableLookup } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
-import { callOf } from '../backends/backend.ts';
+import { callOf, clientSignal } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
 import { edgeFor } from '../edge/registry.ts';
 import { recordPages } from './pages/handler.ts';
@@ -20,6 +20,6 @@ export function siteHandlers(services: Services, embeddables: EmbeddableLookup):
   // The redirect edge answers every request that reaches it (a redirect, or a logged 404): it is last.
   const forward = services.backends.site;
   // With `site.forwardUnmatched`, what no page or redirect answers is the legacy origin's.
-  const unmatched = forward ? async (req: FastifyRequest, reply: FastifyReply) => void (await sendAnswer(reply, await forward(callOf(req)))) : undefined;
+  const unmatched = forward ? async (req: FastifyRequest, reply: FastifyReply) => void (await sendAnswer(reply, await forward(callOf(req), clientSignal(reply)))) : undefined;
   return [authorizePage(services), icalFeeds(services), recordPages(services, embeddables), exportFiles(services), downloadLinks(services), edgeFor(services, { unmatched }).handler];
 }
