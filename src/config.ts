@@ -115,6 +115,9 @@ const schema = z.object({
     .default(0.1),
   /** History events older than this many days are deleted (0: kept forever). */
   LINTEL_HISTORY_RETENTION_DAYS: integer(0, 36_500).default(0),
+  /** downloads validate-password: wrong passwords per client and package, and per package over all clients, per LINTEL_LOGIN_WINDOW_S. */
+  LINTEL_DOWNLOAD_ATTEMPTS: integer(1, 1_000_000).default(5),
+  LINTEL_DOWNLOAD_PACKAGE_ATTEMPTS: integer(1, 1_000_000).default(100),
   /** A request's headers must arrive within this time (408 otherwise). */
   LINTEL_HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
   /** A whole request, body included, must arrive within this time (408 otherwise). */
@@ -170,6 +173,8 @@ export interface Config {
   forwardIndexTtlS: number;
   shadowConcurrency: number;
   shadowNoiseSample: number;
+  downloadAttempts: number;
+  downloadPackageAttempts: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   idleTimeoutMs: number;
@@ -240,6 +245,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shadowConcurrency: e.LINTEL_SHADOW_CONCURRENCY,
     shadowNoiseSample: e.LINTEL_SHADOW_NOISE_SAMPLE,
     historyRetentionDays: e.LINTEL_HISTORY_RETENTION_DAYS,
+    downloadAttempts: e.LINTEL_DOWNLOAD_ATTEMPTS,
+    downloadPackageAttempts: e.LINTEL_DOWNLOAD_PACKAGE_ATTEMPTS,
     headersTimeoutMs: e.LINTEL_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.LINTEL_REQUEST_TIMEOUT_MS,
     idleTimeoutMs: e.LINTEL_IDLE_TIMEOUT_MS,
