@@ -43,6 +43,8 @@ const schema = z.object({
   DATABASE_URL: databaseUrl.optional(),
   DATABASE_POOL_SIZE: integer(1, 200).default(10),
   LINTEL_DATA_DIR: z.string().min(1).default('./data'),
+  /** Embedded PGlite runs no statement while its file system has less than this many MB free (503 instead). */
+  LINTEL_DATA_DIR_MIN_FREE_MB: integer(0, 1_000_000).default(64),
   /** The public address of the site (links in responses); default http://localhost:PORT. */
   LINTEL_BASE_URL: url.optional(),
   LINTEL_REST_PREFIX: segment.default('wp-json'),
@@ -136,6 +138,7 @@ export interface Config {
   databaseUrl: string | undefined;
   poolSize: number;
   dataDir: string;
+  dataDirMinFreeMb: number;
   baseUrl: string;
   restPrefix: string;
   adminPath: string;
@@ -207,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     poolSize: e.DATABASE_POOL_SIZE,
     dataDir: path.resolve(e.LINTEL_DATA_DIR),
+    dataDirMinFreeMb: e.LINTEL_DATA_DIR_MIN_FREE_MB,
     baseUrl: e.LINTEL_BASE_URL ?? `http://localhost:${e.PORT}`,
     restPrefix: e.LINTEL_REST_PREFIX,
     adminPath: e.LINTEL_ADMIN_PATH,

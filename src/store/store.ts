@@ -83,7 +83,7 @@ export interface OpenStore extends Store {
   poolStats?(): PoolStats;
 }
 
-type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize' | 'storeConnectTimeoutMs' | 'storeStatementTimeoutMs' | 'storeIdleInTransactionTimeoutMs'>;
+type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dataDirMinFreeMb' | 'poolSize' | 'storeConnectTimeoutMs' | 'storeStatementTimeoutMs' | 'storeIdleInTransactionTimeoutMs'>;
 
 /**
  * Opens the configured store (PGlite under the data folder, or DATABASE_URL) and migrates it.
@@ -96,7 +96,7 @@ export async function openStore(config: StoreConfig, opts: { inMemory?: boolean 
   let unlisten: () => Promise<void>;
   const changes = new ChangeFeed();
   try {
-    driver = config.databaseUrl ? await openPostgres(config.databaseUrl, limits) : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'));
+    driver = config.databaseUrl ? await openPostgres(config.databaseUrl, limits) : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'), config.dataDirMinFreeMb * 1024 * 1024);
     if (config.databaseUrl) {
       // Migrations run on a connection of their own without the statement limits: an index build, or a
       // replica waiting for another one's migration, may take longer than a request may.
