@@ -128,6 +128,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   server.addHook('onClose', () => backends.close());
   const retention = startHistoryRetention(services);
   server.addHook('onClose', async () => retention.stop());
+  // Idempotency keys are kept 24 hours (a key's own retry frees it when older); older ones are swept hourly.
+  const sweep = setInterval(() => void store.idempotency.purge().catch((err: unknown) => server.log.warn({ err }, 'idempotency key sweep failed')), 3_600_000).unref();
+  server.addHook('onClose', async () => clearInterval(sweep));
 
   // Bodies are parsed by the pipeline itself, after routing, so that a bad JSON body is reported
   // in the legacy order (after rest_no_route) and any content type reaches the handlers.

@@ -36,6 +36,9 @@ export const errors = {
     tooLarge: (limit: number) =>
       new RestError('rest_request_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413),
     internal: () => new RestError('rest_internal_error', 'The server could not complete the request.', 500),
+    badIdempotencyKey: () => new RestError('rest_invalid_idempotency_key', 'The Idempotency-Key header must be 1 to 255 characters.', 400),
+    idempotencyKeyReused: () =>
+      new RestError('rest_idempotency_key_reused', 'This Idempotency-Key was already used for another request in the last 24 hours.', 422),
     /** Lintel's own (see DEVIATIONS.md): the legacy site answered a database outage with an HTML 500 page. */
     storeUnavailable: () => new RestError('rest_store_unavailable', 'The content store is unavailable. Try again shortly.', 503),
   },

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { SiteSecretRepo } from './site-secrets.ts';
 import { FormsRepo } from './forms.ts';
 import { DownloadsRepo } from './downloads.ts';
+import { IdempotencyRepo } from './idempotency.ts';
 
 export interface Store {
   readonly users: UserRepo;
@@ -37,6 +38,7 @@ export interface Store {
   readonly importCheckpoints: ImportCheckpointRepo;
   readonly shadow: ShadowRepo;
   readonly history: HistoryRepo;
+  readonly idempotency: IdempotencyRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -68,6 +70,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFe
     importCheckpoints: new ImportCheckpointRepo(sql),
     shadow: new ShadowRepo(sql),
     history: new HistoryRepo(sql),
+    idempotency: new IdempotencyRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };
