@@ -15,13 +15,14 @@ import type { RestError } from './contract/errors.ts';
 import { openApiDocument, type OpenApiDocument } from './contract/openapi.ts';
 import { parseQueryString } from './contract/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
-import { callOf } from './backends/backend.ts';
+import { callOf, clientSignal } from './backends/backend.ts';
 import { buildBackends } from './backends/select.ts';
 import { restFailure, siteFailure } from './backends/failure.ts';
 import { sendAnswer } from './backends/send.ts';
 import { translateBackend } from './backends/translate.ts';
 import { answerClientError } from './http/client-error.ts';
 import { cacheFront, type CacheFront } from './http/cache-front.ts';
+import { applyLimits, serverOptions } from './http/connection-limits.ts';
 import { handleRest } from './http/rest-handler.ts';
 import { topicsByNamespace } from './http/cached-rest.ts';
 import { Metrics } from './http/metrics.ts';
@@ -65,14 +66,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const { config, store } = opts;
   // Set once the services exist: response-cache hits are answered ahead of Fastify (cache-front.ts).
   let front: CacheFront | null = null;
+  const limits = {
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
+    keepAliveTimeoutMs: 72_000,
+    clientConnections: config.clientConnections,
+  };
   const server = Fastify({
-    // The server Fastify would make (its timeouts as in fastify/lib/server.js), with the cache front ahead of it.
-    serverFactory: (handler, options) => {
-      const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      const s = http.createServer((req, res) => front?.answer(req, res) || handler(req, res));
-      s.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
-      s.requestTimeout = o.requestTimeout ?? 0;
-      s.setTimeout(o.connectionTimeout ?? 0);
+    // A plain Node server with the cache front ahead of Fastify, every connection bounded (connection-limits.ts).
+    serverFactory: (handler) => {
+      const s = http.createServer(serverOptions(limits), (req, res) => front?.answer(req, res) || handler(req, res));
+      applyLimits(s, limits);
       return s;
     },
     logger: opts.logger ?? loggerOptions(config),
@@ -148,6 +153,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   server.addHook('onClose', () => backends.close());
   const retention = startHistoryRetention(services);
   server.addHook('onClose', async () => retention.stop());
+  // Idempotency keys are kept 24 hours (a key's own retry frees it when older); older ones are swept hourly.
+  const sweep = setInterval(() => void store.idempotency.purge().catch((err: unknown) => server.log.warn({ err }, 'idempotency key sweep failed')), 3_600_000).unref();
+  server.addHook('onClose', async () => clearInterval(sweep));
 
   // Bodies are parsed by the pipeline itself, after routing, so that a bad JSON body is reported
   // in the legacy order (after rest_no_route) and any content type reaches the handlers.
@@ -214,7 +222,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     if (loc) {
       // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.
       const chosen = services.backends.forRoute(loc.route) ?? services.backends.forEmbed(loc.route, query.url);
-      if (chosen) return sendAnswer(reply, await chosen.backend(callOf(req)));
+      if (chosen) return sendAnswer(reply, await chosen.backend(callOf(req), clientSignal(reply)));
       return handleRest(services, req, reply, loc, query);
     }
     for (const handle of site) if (await handle(req, reply, pathname, query)) return reply;

@@ -43,6 +43,8 @@ const schema = z.object({
   DATABASE_URL: databaseUrl.optional(),
   DATABASE_POOL_SIZE: integer(1, 200).default(10),
   LINTEL_DATA_DIR: z.string().min(1).default('./data'),
+  /** Embedded PGlite runs no statement while its file system has less than this many MB free (503 instead). */
+  LINTEL_DATA_DIR_MIN_FREE_MB: integer(0, 1_000_000).default(64),
   /** The public address of the site (links in responses); default http://localhost:PORT. */
   LINTEL_BASE_URL: url.optional(),
   LINTEL_REST_PREFIX: segment.default('wp-json'),
@@ -109,6 +111,19 @@ const schema = z.object({
     .default(0.1),
   /** History events older than this many days are deleted (0: kept forever). */
   LINTEL_HISTORY_RETENTION_DAYS: integer(0, 36_500).default(0),
+  /** downloads validate-password: wrong passwords per client and package, and per package over all clients, per LINTEL_LOGIN_WINDOW_S. */
+  LINTEL_DOWNLOAD_ATTEMPTS: integer(1, 1_000_000).default(5),
+  LINTEL_DOWNLOAD_PACKAGE_ATTEMPTS: integer(1, 1_000_000).default(100),
+  /** A request's headers must arrive within this time (408 otherwise). */
+  LINTEL_HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
+  /** A whole request, body included, must arrive within this time (408 otherwise). */
+  LINTEL_REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
+  /** A connection with no traffic either way for this long is closed. */
+  LINTEL_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(120_000),
+  /** Open connections per client address (the socket's, proxies included); more are refused with 429. 0: no cap. */
+  LINTEL_CLIENT_CONNECTIONS: integer(0, 1_000_000).default(64),
+  /** Forwarded JSON answers (read whole to be rewritten) larger than this are answered 502. */
+  LINTEL_FORWARD_JSON_LIMIT: integer(1024, 1_073_741_824).default(16_777_216),
 });
 
 export interface Config {
@@ -117,6 +132,7 @@ export interface Config {
   databaseUrl: string | undefined;
   poolSize: number;
   dataDir: string;
+  dataDirMinFreeMb: number;
   baseUrl: string;
   restPrefix: string;
   adminPath: string;
@@ -154,6 +170,13 @@ export interface Config {
   forwardIndexTtlS: number;
   shadowConcurrency: number;
   shadowNoiseSample: number;
+  downloadAttempts: number;
+  downloadPackageAttempts: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  idleTimeoutMs: number;
+  clientConnections: number;
+  forwardJsonLimit: number;
   historyRetentionDays: number;
 }
 
@@ -186,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     poolSize: e.DATABASE_POOL_SIZE,
     dataDir: path.resolve(e.LINTEL_DATA_DIR),
+    dataDirMinFreeMb: e.LINTEL_DATA_DIR_MIN_FREE_MB,
     baseUrl: e.LINTEL_BASE_URL ?? `http://localhost:${e.PORT}`,
     restPrefix: e.LINTEL_REST_PREFIX,
     adminPath: e.LINTEL_ADMIN_PATH,
@@ -224,5 +248,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shadowConcurrency: e.LINTEL_SHADOW_CONCURRENCY,
     shadowNoiseSample: e.LINTEL_SHADOW_NOISE_SAMPLE,
     historyRetentionDays: e.LINTEL_HISTORY_RETENTION_DAYS,
+    downloadAttempts: e.LINTEL_DOWNLOAD_ATTEMPTS,
+    downloadPackageAttempts: e.LINTEL_DOWNLOAD_PACKAGE_ATTEMPTS,
+    headersTimeoutMs: e.LINTEL_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.LINTEL_REQUEST_TIMEOUT_MS,
+    idleTimeoutMs: e.LINTEL_IDLE_TIMEOUT_MS,
+    clientConnections: e.LINTEL_CLIENT_CONNECTIONS,
+    forwardJsonLimit: e.LINTEL_FORWARD_JSON_LIMIT,
   };
 }

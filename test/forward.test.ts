@@ -63,6 +63,29 @@ describe('forwarding a namespace to the legacy origin', () => {
     expect(origin.received.map((r) => r.url)).toEqual([]);
   });
 
+  it('never lets rest_route name another route of the origin, in the query, a form body or a batch item', async () => {
+    await get('/wp-json/history/v1/events?rest_route=/wp/v2/users&per_page=5');
+    await app.server.inject({
+      method: 'POST',
+      url: '/wp-json/history/v1/events',
+      headers: { authorization: ADMIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'message=x&rest_route=%2Fwp%2Fv2%2Fusers',
+    });
+    const batch = await app.server.inject({
+      method: 'POST',
+      url: '/wp-json/batch/v1',
+      headers: { 'content-type': 'application/json' },
+      payload: { requests: [{ method: 'POST', path: '/history/v1/events?rest_route=/wp/v2/users' }, { method: 'POST', path: '/history/v1/events', body: { rest_route: '/wp/v2/users', message: 'x' } }] },
+    });
+    expect(batch.statusCode).toBe(207);
+    expect(origin.received.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+      'GET /wp-json/simple-history/v1/events?per_page=5 ',
+      'POST /wp-json/simple-history/v1/events message=x',
+      'POST /wp-json/simple-history/v1/events ',
+      'POST /wp-json/simple-history/v1/events {"message":"x"}',
+    ]);
+  });
+
   it('sends the route under its legacy name, with the credentials, and answers with the recorded status, headers and body', async () => {
     const res = await get('/wp-json/history/v1/events?per_page=5&page=2');
     expect(res.statusCode).toBe(200);
@@ -93,10 +116,11 @@ describe('forwarding a namespace to the legacy origin', () => {
     expect(head.body).toBe('');
   });
 
-  it('adds X-Forwarded-For/-Proto/-Host and a request id, and drops hop-by-hop headers', async () => {
-    await get('/wp-json/history/v1/events/22', { connection: 'keep-alive, x-secret-hop', 'x-secret-hop': '1', te: 'trailers', 'x-forwarded-for': '203.0.113.9', host: 'lintel.test' });
+  it("sets X-Forwarded-For/-Proto/-Host and X-Real-IP itself (the client's own are dropped) and a request id, and drops hop-by-hop headers", async () => {
+    await get('/wp-json/history/v1/events/22', { connection: 'keep-alive, x-secret-hop', 'x-secret-hop': '1', te: 'trailers', 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9', host: 'lintel.test' });
     const h = origin.received[0].headers;
-    expect(h['x-forwarded-for']).toBe('203.0.113.9, 127.0.0.1');
+    expect(h['x-forwarded-for']).toBe('127.0.0.1');
+    expect(h['x-real-ip']).toBe('127.0.0.1');
     expect(h['x-forwarded-proto']).toBe('http');
     expect(h['x-forwarded-host']).toBe('lintel.test');
     expect(h['x-secret-hop']).toBeUndefined();

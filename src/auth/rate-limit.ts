@@ -1,5 +1,5 @@
 /**
- * Failed-login throttle (HTTP Basic and the authorize-application page).
+ * Failed-login throttle (HTTP Basic and the authorize-application page; download passwords too).
  *
  * Two counters per failure, each a fixed window of `windowS` seconds:
  * - per (client, login): `attempts` failures, then that login is refused *from that client* until
@@ -10,6 +10,10 @@
  *   one client spraying many logins (each would get `attempts` guesses) and bounds how many keys one
  *   client can add to the memory below. A success does not clear it (else an attacker with one
  *   account could reset it between sprays). IPv6 clients count per /64, which one host usually holds.
+ * - optionally (`subjectAttempts`) per login over all clients: a guess spread over many addresses. It
+ *   lets an attacker close the login to everyone for a window, so it is for what a lock-out costs
+ *   little and a guess much: download passwords (the same machinery, scoped `download`, with the
+ *   package as the login), not accounts.
  *
  * Memory is bounded: two LRUs, one counting failures below the limit and one holding the refused
  * keys until their window ends. A flood of failures with distinct names (from any number of
@@ -35,6 +39,8 @@ export interface ThrottleLimits {
   attempts: number;
   /** Failures per client (over all logins) per window. */
   clientAttempts: number;
+  /** Failures per login over all clients per window (a guess spread over many addresses); unset: no such limit. */
+  subjectAttempts?: number;
   windowS: number;
 }
 
@@ -59,21 +65,27 @@ export class LoginThrottle {
 
   private readonly limits: ThrottleLimits;
   private readonly shared: LoginThrottleRepo | null;
-  constructor(
-    limits: ThrottleLimits,
-    shared: LoginThrottleRepo | null = null,
-  ) {
+  /** Keeps the counts of throttles sharing the store apart (logins: '', download passwords: 'download'). */
+  private readonly scope: string;
+  constructor(limits: ThrottleLimits, shared: LoginThrottleRepo | null = null, scope = '') {
     this.limits = limits;
     this.shared = shared;
+    this.scope = scope;
+  }
+
+  private key(...parts: string[]): string {
+    return hashKey(this.scope ? [this.scope, ...parts] : parts);
   }
 
   /** Starts an attempt by `ip` for `login`: the user's own login when the user exists, else what was typed. */
   async attempt(ip: string, login: string): Promise<LoginAttempt> {
     const client = clientOf(ip);
-    const loginKey = hashKey([client, login.toLowerCase()]);
-    const clientKey = hashKey([client]);
-    const keys = [loginKey, clientKey];
-    const limit = (key: string) => (key === clientKey ? this.limits.clientAttempts : this.limits.attempts);
+    const loginKey = this.key(client, login.toLowerCase());
+    const clientKey = this.key(client);
+    // Over all clients: `*` is no address.
+    const subjectKey = this.limits.subjectAttempts ? this.key('*', login.toLowerCase()) : null;
+    const keys = subjectKey ? [loginKey, clientKey, subjectKey] : [loginKey, clientKey];
+    const limit = (key: string) => (key === clientKey ? this.limits.clientAttempts : key === subjectKey ? (this.limits.subjectAttempts ?? 0) : this.limits.attempts);
 
     let wait = Math.max(...keys.map((k) => this.refusedFor(k)));
     let loginFailed = this.failing.has(loginKey);
@@ -110,7 +122,7 @@ export class LoginThrottle {
    */
   refusedNow(ip: string, login: string): number {
     const client = clientOf(ip);
-    return Math.max(this.refusedFor(hashKey([client, login.toLowerCase()])), this.refusedFor(hashKey([client])));
+    return Math.max(this.refusedFor(this.key(client, login.toLowerCase())), this.refusedFor(this.key(client)));
   }
 
   private refusedFor(key: string): number {

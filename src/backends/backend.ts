@@ -1,10 +1,12 @@
 /**
- * One signature for every way a namespace is served (as luraproject/lura composes its proxies):
- * a backend takes a call and answers it. `translate` runs Lintel's own pipeline, `forward` sends
- * the call to the legacy origin, `shadow` composes the two. `mappings/` chooses one per namespace.
+ * One signature for every way a namespace is served, in luraproject/lura's shape: a backend takes a
+ * call and the signal that aborts it (lura's context) and answers; a middleware takes the backends
+ * it wraps and is a backend itself. `translate` runs Lintel's own pipeline, `forward` sends the call
+ * to the legacy origin; `metered` counts answers and `shadowing` runs a second backend beside the
+ * first. `mappings/` chooses the composition per namespace (select.ts).
  */
 import type { Readable } from 'node:stream';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../contract/error-codes.ts';
 
 export interface BackendCall {
@@ -30,7 +32,24 @@ export interface BackendAnswer {
   body: Buffer | Readable | null;
 }
 
-export type Backend = (call: BackendCall) => Promise<BackendAnswer>;
+/** `signal` aborts when no one waits for the answer any more (the client left): a backend stops its work then. */
+export type Backend = (call: BackendCall, signal: AbortSignal) => Promise<BackendAnswer>;
+
+/** What wraps backends (lura's proxy middleware): given the backends it wraps, a backend. */
+export type Middleware = (...next: Backend[]) => Backend;
+
+/** For calls no client waits on (shadow comparisons) or that must run to their end once begun (batch writes). */
+export const UNCANCELLED: AbortSignal = new AbortController().signal;
+
+/** Aborts when the client leaves before its answer is fully sent. */
+export function clientSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const res = reply.raw;
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client left'));
+  });
+  return controller.signal;
+}
 
 export function callOf(req: FastifyRequest): BackendCall {
   const q = req.url.indexOf('?');

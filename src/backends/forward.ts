@@ -11,8 +11,11 @@
  */
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { errors } from '../contract/error-codes.ts';
-import type { RestError } from '../contract/errors.ts';
-import type { Backend, BackendAnswer, BackendCall } from './backend.ts';
+import { RestError } from '../contract/errors.ts';
+import { parseQueryString } from '../contract/php-params.ts';
+import { locateRest, type RestPrefixes } from '../http/rest-request.ts';
+import { headerOf, type Backend, type BackendAnswer, type BackendCall } from './backend.ts';
+import { confinedBody, withoutRestRoute } from './confine.ts';
 import { mentionsOrigin, rewriteJson, rewriteLinkHeader, toLintelUrl, toUpstreamPath, toUpstreamQuery, type Renaming, type Rewriter, climbsOut } from './rename.ts';
 
 /** The connection pool to the legacy origin, shared by every forwarded request. */
@@ -20,12 +23,14 @@ export interface Origin {
   base: string;
   dispatcher: Dispatcher;
   timeoutMs: number;
+  /** The largest JSON answer read whole (to be rewritten); a larger one is answered 502. */
+  jsonLimit: number;
   close(): Promise<void>;
 }
 
-export function openOrigin(base: string, timeoutMs: number, dispatcher?: Dispatcher): Origin {
+export function openOrigin(base: string, timeoutMs: number, jsonLimit: number, dispatcher?: Dispatcher): Origin {
   const d = dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128, connect: { timeout: timeoutMs } });
-  return { base: base.replace(/\/+$/, ''), dispatcher: d, timeoutMs, close: () => d.close() };
+  return { base: base.replace(/\/+$/, ''), dispatcher: d, timeoutMs, jsonLimit, close: () => d.close() };
 }
 
 export interface ForwardOptions {
@@ -33,6 +38,10 @@ export interface ForwardOptions {
   origin: Origin | null;
   lintelBase: string;
   renamings: Renaming[];
+  /** Where REST routes are (REST namespaces); a `?rest_route=` Lintel routed by is kept, renamed. Site requests: none. */
+  rest?: RestPrefixes;
+  /** `LINTEL_TRUST_PROXY`: the client's `X-Forwarded-For` and `Forwarded` come from a proxy Lintel trusts, and are extended. */
+  trustProxy?: boolean;
   /** REST answers: JSON bodies are rewritten (so they are asked for uncompressed). Site pages pass as they are. */
   rewriteBodies: boolean;
   /** How a failure is answered: the REST error body, or the site's error page. */
@@ -48,18 +57,24 @@ function hopByHop(headers: Record<string, string | string[] | undefined>): Set<s
   return new Set([...HOP_BY_HOP, ...extra]);
 }
 
-function outgoingHeaders(call: BackendCall, rewriteBodies: boolean): Record<string, string | string[]> {
+/** Headers that say who the client is: the origin trusts them, so only Lintel sets them (or a trusted proxy before it). */
+const IDENTITY = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-real-ip', 'forwarded'];
+
+function outgoingHeaders(call: BackendCall, opts: ForwardOptions): Record<string, string | string[]> {
   const drop = hopByHop(call.headers);
   // Host is the origin's (undici sets it); the length is the buffer's.
-  for (const h of ['host', 'content-length', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']) drop.add(h);
-  if (rewriteBodies) drop.add('accept-encoding');
+  for (const h of ['host', 'content-length', ...IDENTITY]) drop.add(h);
+  if (opts.rewriteBodies) drop.add('accept-encoding');
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(call.headers)) if (v !== undefined && !drop.has(k.toLowerCase())) out[k] = v;
-  const prior = call.headers['x-forwarded-for'];
-  const chain = Array.isArray(prior) ? prior.join(', ') : prior;
-  out['x-forwarded-for'] = chain ? `${chain}, ${call.client.ip}` : call.client.ip;
+  // Behind a trusted proxy the chain it built is extended (and its Forwarded kept); otherwise the client's claims are dropped.
+  const prior = opts.trustProxy ? headerOf(call.headers, 'x-forwarded-for') : undefined;
+  const forwarded = opts.trustProxy ? headerOf(call.headers, 'forwarded') : undefined;
+  if (forwarded) out.forwarded = forwarded;
+  out['x-forwarded-for'] = prior ? `${prior}, ${call.client.ip}` : call.client.ip;
   out['x-forwarded-proto'] = call.client.protocol;
   out['x-forwarded-host'] = call.client.host;
+  out['x-real-ip'] = call.client.ip;
   out['x-request-id'] = call.requestId;
   return out;
 }
@@ -73,22 +88,27 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 export function forwardBackend(opts: ForwardOptions): Backend {
   const { origin } = opts;
   const rw: Rewriter | null = origin ? { originBase: origin.base, lintelBase: opts.lintelBase, renamings: opts.renamings } : null;
-  return async (call) => {
+  return async (call, signal) => {
     if (!origin || !rw) return opts.failure(errors.legacy.notConfigured());
     if (climbsOut(call.path)) return opts.failure(errors.core.noRoute());
-    const query = toUpstreamQuery(call.query, opts.renamings, rw);
+    const body = confinedBody(call);
+    if (body instanceof RestError) return opts.failure(body);
+    const query = upstreamQuery(call, opts, rw);
     const url = origin.base + toUpstreamPath(call.path, opts.renamings) + (query ? `?${query}` : '');
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
         method: call.method as Dispatcher.HttpMethod,
-        headers: outgoingHeaders(call, opts.rewriteBodies),
-        body: call.body && call.body.length > 0 ? call.body : undefined,
+        headers: outgoingHeaders(call, opts),
+        body: body && body.length > 0 ? body : undefined,
         dispatcher: origin.dispatcher,
         headersTimeout: origin.timeoutMs,
         bodyTimeout: origin.timeoutMs,
+        // The client left: the origin's connection is closed, its answer no longer read.
+        signal,
       });
     } catch (e) {
+      if (signal.aborted) return opts.failure(errors.legacy.unavailable());
       const timedOut = isTimeout(e);
       call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, timedOut ? 'legacy origin timed out' : 'legacy origin unreachable');
       return opts.failure(timedOut ? errors.legacy.timeout(origin.timeoutMs) : errors.legacy.unavailable());
@@ -102,14 +122,50 @@ export function forwardBackend(opts: ForwardOptions): Backend {
     if (!opts.rewriteBodies || !JSON_TYPE.test(type)) return { status: res.statusCode, headers, body: res.body };
     let raw: Buffer;
     try {
-      raw = Buffer.from(await res.body.arrayBuffer());
+      raw = await readCapped(res, origin.jsonLimit);
     } catch (e) {
-      call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, 'legacy origin answer broke off');
+      if (e instanceof RestError) {
+        call.log.error({ origin: origin.base, requestId: call.requestId, limit: origin.jsonLimit }, 'legacy origin answer too large');
+        return opts.failure(e);
+      }
+      if (!signal.aborted) call.log.error({ err: e, origin: origin.base, requestId: call.requestId }, 'legacy origin answer broke off');
       return opts.failure(isTimeout(e) ? errors.legacy.timeout(origin.timeoutMs) : errors.legacy.unavailable());
     }
     delete headers['content-length'];
     return { status: res.statusCode, headers, body: rewriteBody(raw, rw) };
   };
+}
+
+/** A JSON answer read whole, up to `limit` bytes: past it (announced or counted), the origin's answer is dropped and 502 given. */
+async function readCapped(res: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+  if (Number(res.headers['content-length'] ?? 0) > limit) {
+    res.body.destroy();
+    throw errors.legacy.tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.length;
+    if (size > limit) {
+      res.body.destroy();
+      throw errors.legacy.tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The origin's query string: no parameter that names a route (see confine.ts), except the
+ * `?rest_route=` Lintel itself routed by, renamed and alone.
+ */
+function upstreamQuery(call: BackendCall, opts: ForwardOptions, rw: Rewriter): string {
+  // Lintel's own addresses in the query (oEmbed's `url=`) name the origin's records on the origin.
+  const rest = toUpstreamQuery(withoutRestRoute(call.query), opts.renamings, rw);
+  const loc = opts.rest ? locateRest(call.path, parseQueryString(call.query), opts.rest) : null;
+  if (!loc?.byQuery) return rest;
+  const routed = `rest_route=${encodeURIComponent(toUpstreamPath(loc.route, opts.renamings)).replace(/%2F/gi, '/')}`;
+  return rest ? `${routed}&${rest}` : routed;
 }
 
 /** The JSON body with Lintel's addresses and names; a body that names neither (or is not JSON) is passed as it is. */

@@ -72,18 +72,22 @@ function onBase(value: string, from: string, to: string): string | null {
 }
 
 /**
- * Whether a path has a `.` or `..` segment (also percent-encoded) or a backslash: resolved as a URL,
- * it would leave the namespace it names, so it is never forwarded (the origin's other paths are
- * not Lintel's to expose).
+ * Whether a path has a `.` or `..` segment or a backslash, even percent-encoded (once or more, since
+ * the origin's server and WordPress each decode it): resolved as a URL, it would leave the namespace
+ * it names, so it is never forwarded (the origin's other paths are not Lintel's to expose).
  */
 export function climbsOut(path: string): boolean {
-  return path.split('/').some((segment) => {
-    const s = decodeSafe(segment);
-    return s === '.' || s === '..' || s.includes('\\');
-  });
+  let p = path;
+  for (let i = 0; i < 3; i++) {
+    if (p.includes('\\') || p.split('/').some((s) => s === '.' || s === '..')) return true;
+    const decoded = decodeSafe(p);
+    if (decoded === p) return false;
+    p = decoded;
+  }
+  return true;
 }
 
-function decodeSafe(s: string): string {
+export function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {

@@ -11,12 +11,12 @@ import { parseQueryString } from '../contract/php-params.ts';
 import { locateRest } from '../http/rest-request.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { ShadowComparison } from '../store/shadow.ts';
-import type { Backend, BackendCall } from './backend.ts';
+import type { Backend, BackendCall, Middleware } from './backend.ts';
 import { climbsOut } from './rename.ts';
 import { restFailure, siteFailure } from './failure.ts';
 import { forwardBackend, openOrigin, type Origin } from './forward.ts';
 import { forwardedIndex, originIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
-import { shadowBackend, ShadowLane } from './shadow.ts';
+import { shadowing, ShadowLane } from './shadow.ts';
 import { isRecordPage } from '../site/pages/handler.ts';
 
 /** The namespace whose mode the calendar's site pages, feeds and oEmbed follow. */
@@ -78,20 +78,22 @@ export interface BackendDeps {
   metrics?: Pick<Metrics, 'upstream' | 'shadow'>;
 }
 
-/** A forwarding backend whose every answer is counted by status class (502 and 504 are Lintel's own failures). */
-function counted(backend: Backend, metrics: BackendDeps['metrics']): Backend {
-  if (!metrics) return backend;
-  return async (call) => {
-    const answer = await backend(call);
-    metrics.upstream.inc({ kind: 'forward', outcome: `${Math.floor(answer.status / 100)}xx` });
-    return answer;
-  };
+/** The metrics middleware: every answer of a forwarding backend counted by status class (502 and 504 are Lintel's own failures). */
+function metered(metrics: BackendDeps['metrics']): Middleware {
+  return (next) =>
+    metrics
+      ? async (call, signal) => {
+          const answer = await next(call, signal);
+          metrics.upstream.inc({ kind: 'forward', outcome: `${Math.floor(answer.status / 100)}xx` });
+          return answer;
+        }
+      : next;
 }
-
 
 export function buildBackends(deps: BackendDeps): Backends {
   const { config, mappings } = deps;
-  const origin = deps.origin ?? (config.legacyOrigin ? openOrigin(config.legacyOrigin, config.forwardTimeoutMs) : null);
+  const origin = deps.origin ?? (config.legacyOrigin ? openOrigin(config.legacyOrigin, config.forwardTimeoutMs, config.forwardJsonLimit) : null);
+  const counted = metered(deps.metrics);
   const lane = new ShadowLane(config.shadowConcurrency);
   /** `GET /history/v1/events/{n}`: the contract's name, numbers generalised, so answers of one route count together. */
   const routeOf = (call: BackendCall, name: string, namespace: string) => {
@@ -110,17 +112,22 @@ export function buildBackends(deps: BackendDeps): Backends {
       if (m.mode === 'forward') forwarded.push({ contract: namespace, names, upstream });
       for (const name of names) {
         const forward = counted(
-          forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [{ requested: name, upstream }], rewriteBodies: true, failure: restFailure(config) }),
-          deps.metrics,
+          forwardBackend({
+            origin,
+            lintelBase: config.baseUrl,
+            renamings: [{ requested: name, upstream }],
+            rest: { restPrefix: config.restPrefix, locales: mappings.locales },
+            trustProxy: config.trustProxy,
+            rewriteBodies: true,
+            failure: restFailure(config),
+          }),
         );
         const primaryIs = m.primary ?? 'legacy';
         const backend =
           m.mode === 'forward'
             ? forward
-            : shadowBackend({
+            : shadowing({
                 namespace,
-                primary: primaryIs === 'lintel' ? deps.translate : forward,
-                secondary: primaryIs === 'lintel' ? forward : deps.translate,
                 primaryIs,
                 sample: m.sample ?? 1,
                 noiseSample: config.shadowNoiseSample,
@@ -129,7 +136,7 @@ export function buildBackends(deps: BackendDeps): Backends {
                 routeOf: (call) => routeOf(call, name, namespace),
                 record: deps.record,
                 count: (result) => deps.metrics?.shadow.inc({ namespace, result }),
-              });
+              })(...(primaryIs === 'lintel' ? [deps.translate, forward] : [forward, deps.translate]));
         named.push({ name: name.toLowerCase(), namespace, mode: m.mode, answeredBy: m.mode === 'forward' ? 'legacy' : primaryIs, backend });
       }
     }
@@ -139,9 +146,19 @@ export function buildBackends(deps: BackendDeps): Backends {
     return { named, index, modes: Object.fromEntries(Object.entries(namespaces).map(([ns, m]) => [ns, m.mode])) };
   };
   let current = serve(mappings.namespaces);
-  const pages = counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: false, failure: siteFailure }), deps.metrics);
+  const pages = counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], trustProxy: config.trustProxy, rewriteBodies: false, failure: siteFailure }));
   const site = mappings.site?.forwardUnmatched ? pages : null;
-  const embeds = counted(forwardBackend({ origin, lintelBase: config.baseUrl, renamings: [], rewriteBodies: true, failure: restFailure(config) }), deps.metrics);
+  const embeds = counted(
+    forwardBackend({
+      origin,
+      lintelBase: config.baseUrl,
+      renamings: [],
+      rest: { restPrefix: config.restPrefix, locales: mappings.locales },
+      trustProxy: config.trustProxy,
+      rewriteBodies: true,
+      failure: restFailure(config),
+    }),
+  );
   if (!origin && (current.named.length > 0 || site)) {
     deps.log.warn({}, 'mappings/ forwards to the legacy site but LINTEL_LEGACY_ORIGIN is not set: those requests are answered 502 rest_upstream_unavailable');
   }

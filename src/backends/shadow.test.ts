@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { ShadowComparison } from '../store/shadow.ts';
-import type { Backend, BackendCall } from './backend.ts';
-import { shadowBackend, ShadowLane } from './shadow.ts';
+import { UNCANCELLED, type Backend, type BackendCall } from './backend.ts';
+import { shadowing, ShadowLane } from './shadow.ts';
 
 const call = (method = 'GET', path = '/wp-json/history/v1/events/7'): BackendCall => ({
   method,
@@ -30,10 +30,8 @@ function jsonBackend(body: (n: number) => unknown, status = 200): Backend & { ca
 function setup(primary: Backend, secondary: Backend, over: { sample?: number; noiseSample?: number; lane?: ShadowLane } = {}) {
   const recorded: ShadowComparison[] = [];
   const lane = over.lane ?? new ShadowLane(4);
-  const backend = shadowBackend({
+  const backend = shadowing({
     namespace: 'history/v1',
-    primary,
-    secondary,
     primaryIs: 'legacy',
     sample: over.sample ?? 1,
     noiseSample: over.noiseSample ?? 0,
@@ -41,7 +39,7 @@ function setup(primary: Backend, secondary: Backend, over: { sample?: number; no
     normalise: { aliases: { 'simple-history/v1': 'history/v1' } },
     routeOf: (c) => `${c.method} /history/v1/events/{n}`,
     record: async (c) => void recorded.push(c),
-  });
+  })(primary, secondary);
   return { backend, recorded, lane };
 }
 
@@ -50,7 +48,7 @@ describe('the shadow backend', () => {
     const primary = jsonBackend(() => ({ id: 7, title: 'Jazz', link: 'http://x/wp-json/simple-history/v1/events/7' }));
     const secondary = jsonBackend(() => ({ id: 7, title: 'Blues', link: 'http://x/wp-json/history/v1/events/7' }));
     const { backend, recorded, lane } = setup(primary, secondary);
-    const answer = await backend(call());
+    const answer = await backend(call(), UNCANCELLED);
     expect(JSON.parse(String(answer.body))).toMatchObject({ title: 'Jazz' });
     await lane.idle();
     expect(secondary.calls).toBe(1);
@@ -64,13 +62,13 @@ describe('the shadow backend', () => {
     const primary = jsonBackend(() => ({}));
     const secondary = jsonBackend(() => ({}));
     const { backend, lane } = setup(primary, secondary, { sample: 0 });
-    await backend(call('POST'));
-    await backend(call('GET'));
+    await backend(call('POST'), UNCANCELLED);
+    await backend(call('GET'), UNCANCELLED);
     await lane.idle();
     expect(primary.calls).toBe(2);
     expect(secondary.calls).toBe(0);
     const all = setup(primary, secondary);
-    await all.backend(call('DELETE'));
+    await all.backend(call('DELETE'), UNCANCELLED);
     await all.lane.idle();
     expect(secondary.calls).toBe(0);
   });
@@ -79,7 +77,7 @@ describe('the shadow backend', () => {
     const primary = jsonBackend((n) => ({ title: 'Jazz', generated_at: `t${n}`, rows: [{ nonce: n }] }));
     const secondary = jsonBackend(() => ({ title: 'Jazz!', generated_at: 'other', rows: [{ nonce: 'x' }] }));
     const { backend, recorded, lane } = setup(primary, secondary, { noiseSample: 1 });
-    await backend(call());
+    await backend(call(), UNCANCELLED);
     await lane.idle();
     expect(primary.calls).toBe(2); // asked twice: once for the client, once to learn its noise
     expect(recorded[0].differences.map((d) => d.path)).toEqual(['$.title']);
@@ -92,7 +90,7 @@ describe('the shadow backend', () => {
     lane.tryRun(() => blocked);
     const secondary = jsonBackend(() => ({}));
     const { backend } = setup(jsonBackend(() => ({ ok: true })), secondary, { lane });
-    expect((await backend(call())).status).toBe(200);
+    expect((await backend(call(), UNCANCELLED)).status).toBe(200);
     release();
     await lane.idle();
     expect(secondary.calls).toBe(0);

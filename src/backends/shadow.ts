@@ -8,7 +8,7 @@
  */
 import { COMPARED_HEADERS, diffJson, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../compare/diff.ts';
 import type { ShadowAnswer, ShadowComparison } from '../store/shadow.ts';
-import { headerOf, answerBody, type Backend, type BackendAnswer, type BackendCall } from './backend.ts';
+import { headerOf, answerBody, UNCANCELLED, type Backend, type BackendAnswer, type BackendCall, type Middleware } from './backend.ts';
 
 const READS = new Set(['GET', 'HEAD']);
 
@@ -40,8 +40,6 @@ export class ShadowLane {
 
 export interface ShadowOptions {
   namespace: string;
-  primary: Backend;
-  secondary: Backend;
   primaryIs: 'legacy' | 'lintel';
   /** The share of reads also run on the other side. */
   sample: number;
@@ -57,15 +55,25 @@ export interface ShadowOptions {
   random?: () => number;
 }
 
-export function shadowBackend(o: ShadowOptions): Backend {
+/** The shadow middleware: `primary` answers, `secondary` is compared with it in the background. */
+export function shadowing(o: ShadowOptions): Middleware {
+  return (primary, secondary) => shadowBackend(o, primary, secondary);
+}
+
+function shadowBackend(o: ShadowOptions, primarySide: Backend, secondarySide: Backend): Backend {
   const random = o.random ?? Math.random;
   /** Per route, the generalised paths seen to differ between two answers of the primary. */
   const noise = new Map<string, Set<string>>();
 
   async function compareLater(call: BackendCall, primary: ShadowAnswer): Promise<void> {
     try {
+      // No client waits for these: they run to their end (each backend has its own time limits). A
+      // comparison is no login: Lintel's side checks credentials quietly (no throttle, no audit row).
       const own = { ...call, comparison: true };
-      const [shadow, again] = await Promise.all([o.secondary(own).then(toShadowAnswer), random() < o.noiseSample ? o.primary(own).then(toShadowAnswer) : null]);
+      const [shadow, again] = await Promise.all([
+        secondarySide(own, UNCANCELLED).then(toShadowAnswer),
+        random() < o.noiseSample ? primarySide(own, UNCANCELLED).then(toShadowAnswer) : null,
+      ]);
       const route = o.routeOf(call);
       const learned = noise.get(route) ?? new Set<string>();
       if (again) for (const d of differences(primary, again, o.normalise)) learned.add(generalise(d.path));
@@ -80,8 +88,8 @@ export function shadowBackend(o: ShadowOptions): Backend {
     }
   }
 
-  return async (call) => {
-    const answer = await o.primary(call);
+  return async (call, signal) => {
+    const answer = await primarySide(call, signal);
     if (!READS.has(call.method.toUpperCase()) || random() >= o.sample) return answer;
     // The client's answer is read whole once, so it can be both sent and compared.
     const body = await answerBody(answer.body);

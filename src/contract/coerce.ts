@@ -37,9 +37,9 @@ export function toBoolean(v: unknown): unknown {
 export function toList(v: unknown): unknown {
   if (typeof v === 'string') return v.split(/[\s,]+/).filter((s) => s !== '');
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    // PHP arrays built from `a[0]=x&a[1]=y` arrive as objects with numeric keys.
-    const keys = Object.keys(v);
-    if (keys.every((k, i) => k === String(i))) return Object.values(v);
+    // PHP arrays built from `a[0]=x&a[2]=y` arrive as objects with integer keys; WordPress takes any
+    // array whose keys are all integers for a list (wp_is_numeric_array), gaps included.
+    if (Object.keys(v).every((k) => /^\d+$/.test(k))) return Object.values(v);
   }
   return v;
 }

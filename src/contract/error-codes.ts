@@ -36,6 +36,9 @@ export const errors = {
     tooLarge: (limit: number) =>
       new RestError('rest_request_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413),
     internal: () => new RestError('rest_internal_error', 'The server could not complete the request.', 500),
+    badIdempotencyKey: () => new RestError('rest_invalid_idempotency_key', 'The Idempotency-Key header must be 1 to 255 characters.', 400),
+    idempotencyKeyReused: () =>
+      new RestError('rest_idempotency_key_reused', 'This Idempotency-Key was already used for another request in the last 24 hours.', 422),
     /** Lintel's own (see DEVIATIONS.md): the legacy site answered a database outage with an HTML 500 page. */
     storeUnavailable: () => new RestError('rest_store_unavailable', 'The content store is unavailable. Try again shortly.', 503),
   },
@@ -44,6 +47,7 @@ export const errors = {
   http: {
     headersTooLarge: () => new RestError('rest_request_headers_too_large', 'The request headers are larger than the server accepts.', 431),
     requestTimeout: () => new RestError('rest_request_timeout', 'The request took too long to arrive.', 408),
+    tooManyConnections: () => new RestError('rest_too_many_connections', 'Too many open connections from this address.', 429),
     unreadable: () => new RestError('rest_bad_request', 'The request could not be read.', 400),
     badPercentEncoding: () => new RestError('rest_bad_request', 'The URL is not valid percent-encoding.', 400),
     /** A 4xx the framework raised, with its own message and status. */
@@ -77,6 +81,9 @@ export const errors = {
     unavailable: () => new RestError('rest_upstream_unavailable', 'The legacy site could not be reached.', 502),
     brokeOff: () => new RestError('rest_upstream_unavailable', 'The legacy site broke off its answer.', 502),
     timeout: (ms: number) => new RestError('rest_upstream_timeout', `The legacy site did not answer within ${ms} ms.`, 504),
+    tooLarge: (limit: number) => new RestError('rest_upstream_too_large', `The legacy site's answer is larger than the limit of ${limit} bytes.`, 502),
+    /** A forwarded multipart body with a `rest_route` field would name another route of the legacy site. */
+    routeNamed: () => new RestError('rest_forwarded_route', 'A forwarded request cannot name a route (rest_route) in its body.', 400),
   },
 
   mail: {

@@ -10,11 +10,20 @@ describe('PHP-style query parsing', () => {
     expect(parseQueryString('a.b=1&c%20d=2')).toEqual({ a_b: '1', c_d: '2' });
   });
 
+  it('turns an unclosed [ into _ and keeps the rest of the key, as PHP does', () => {
+    expect(parseQueryString('rest%5Broute=/x&a.b[c.d=1')).toEqual({ rest_route: '/x', 'a_b_c.d': '1' });
+  });
+
   it('collects a repeated plain key, so arrays take all values and scalars the last', () => {
     const p = parseQueryString('x=1&x=2&y=3');
     expect(p.x).toBeInstanceOf(Repeated);
     expect([...(p.x as Repeated)]).toEqual(['1', '2']);
     expect(p.y).toBe('3');
+  });
+
+  it('makes a list with a gap a map, and appends after the largest integer key, as PHP does', () => {
+    expect(parseQueryString('a[]=x&a[2]=y')).toEqual({ a: { 0: 'x', 2: 'y' } });
+    expect(parseQueryString('a[5]=x&a[]=y&b[]=1&b[0]=2&b[]=3')).toEqual({ a: { 5: 'x', 6: 'y' }, b: ['2', '3'] });
   });
 
   it('keeps explicit numeric indexes as keys (array arguments read them as a list)', () => {

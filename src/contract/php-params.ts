@@ -24,8 +24,11 @@ export function paramMap(): Params {
 export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
   const out = paramMap();
   for (const [rawKey, value] of pairs) {
-    const m = /^([^[]*)((?:\[[^\]]*\])*)/.exec(rawKey);
-    const base = (m?.[1] ?? rawKey).replace(/[. ]/g, '_');
+    const open = rawKey.indexOf('[');
+    // PHP turns an unclosed `[` into `_` and keeps the rest of the name as it is (`rest[route` is `rest_route`).
+    const unclosed = open >= 0 && !rawKey.includes(']', open);
+    const m = unclosed ? null : /^([^[]*)((?:\[[^\]]*\])*)/.exec(rawKey);
+    const base = unclosed ? `${rawKey.slice(0, open).replace(/[. ]/g, '_')}_${rawKey.slice(open + 1)}` : (m?.[1] ?? rawKey).replace(/[. ]/g, '_');
     if (base === '') continue;
     const segs = [...(m?.[2] ?? '').matchAll(/\[([^\]]*)\]/g)].map((x) => x[1]);
     if (segs.length === 0) {
@@ -44,14 +47,12 @@ export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
         node[key] = child;
       }
       if (seg === '') {
-        if (Array.isArray(child)) {
-          key = String(child.length);
-        } else {
-          const obj = child as Record<string, unknown>;
-          key = String(Object.keys(obj).filter((k) => /^\d+$/.test(k)).length);
-        }
-      } else if (Array.isArray(child) && !/^\d+$/.test(seg)) {
-        // A named key on a list turns it into a map, as PHP arrays are both.
+        // PHP appends after the largest integer key.
+        const ints = Object.keys(child as object).filter((k) => /^\d+$/.test(k)).map(Number);
+        key = String(ints.length ? Math.max(...ints) + 1 : 0);
+      } else if (Array.isArray(child) && !(/^\d+$/.test(seg) && Number(seg) <= child.length)) {
+        // A named key, or an index past the end, turns a list into a map, as PHP arrays are both:
+        // a list never has holes (`a[]=x&a[2]=y` is the map {0: x, 2: y}).
         const map = Object.assign(paramMap(), child);
         node[key] = map;
         child = map;

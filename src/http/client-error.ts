@@ -19,14 +19,19 @@ function refusal(code: string | undefined): RestError {
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
   // A reset connection has no one left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const e = refusal(err.code);
+  answerRaw(socket, refusal(err.code));
+}
+
+/** Answers on a bare socket (no request was routed) in the WordPress error shape, then closes it. */
+export function answerRaw(socket: Socket, e: RestError, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(e.toBody());
   if (!socket.writable) {
     socket.destroy();
     return;
   }
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\n${extra}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

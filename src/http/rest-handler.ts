@@ -7,7 +7,7 @@ import { authenticate } from '../auth/basic.ts';
 import { LoginThrottled } from '../contract/error-codes.ts';
 import type { User } from '../auth/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
-import type { RestError } from '../contract/errors.ts';
+import { RestError } from '../contract/errors.ts';
 import type { Params } from '../contract/php-params.ts';
 import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
@@ -16,6 +16,8 @@ import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts'
 import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
 import { shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from './site-urls.ts';
+import { onceForKey, requestFingerprint, WRITES } from './idempotency.ts';
+import type { Store } from '../store/store.ts';
 
 function header(req: Pick<RestInput, 'headers'>, name: string): string | undefined {
   const v = req.headers[name];
@@ -81,26 +83,24 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   }
 
   const body = await readBody(header(req, 'content-type'), req.body);
-  const outcome = await dispatch(table, {
-    method,
-    route: loc.route,
-    query,
-    body,
-    ctx: {
+  const run = async (store: Store) =>
+    send(
+      await dispatch(table, {
+        method,
+        route: loc.route,
+        query,
+        body,
+        ctx: { user, store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false },
+      }),
       user,
-      store: services.store,
-      clock: services.clock,
-      urls,
-      log: req.log,
-      headers: req.headers,
-      ip: req.ip,
-      inBatch: false,
-    },
-  });
+    );
+  const key = header(req, 'idempotency-key');
+  const fingerprint = () => requestFingerprint(method, loc.route, JSON.stringify(query), req.body);
+  const answer = key !== undefined && user && WRITES.has(method) ? await onceForKey(services.store, user.id, key.trim(), fingerprint(), run) : await run(services.store);
   // After a write, everything kept may be stale until its announcement arrives: the writer's next read
   // must see it, whichever backend ran the write (the translate backend runs this too).
   if (method !== 'GET' && method !== 'HEAD') services.store.changes.anythingChanged();
-  return send(outcome, user);
+  return answer instanceof RestError ? send({ headers: {}, route: null, ...errorOutcome(answer) }, user) : answer;
 }
 
 function errorOutcome(e: RestError): Pick<Outcome, 'status' | 'body'> {

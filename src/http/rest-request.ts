@@ -10,6 +10,8 @@ import { safeDecode } from '../contract/url-encoding.ts';
 export interface RestLocation {
   locale: string | null;
   route: string;
+  /** Named by `?rest_route=` rather than by the path. */
+  byQuery?: true;
 }
 
 export interface RestPrefixes {
@@ -39,7 +41,7 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
   const head = segs[i]?.toLowerCase();
   if (head === p.restPrefix.toLowerCase()) return { locale, route: untrailingslash(safeDecode(segs.slice(i + 1).join('/'))) };
   const rest = segs.slice(i).join('/');
-  if ((rest === '' || rest === 'index.php') && typeof query.rest_route === 'string') return { locale, route: untrailingslash(query.rest_route) };
+  if ((rest === '' || rest === 'index.php') && typeof query.rest_route === 'string') return { locale, route: untrailingslash(query.rest_route), byQuery: true };
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paramMap } from '../contract/php-params.ts';
+import { paramMap, parseQueryString } from '../contract/php-params.ts';
 import { filterFields, JsonText, serialize, shape } from './shape.ts';
 
 const body = () => ({ skippedFn: () => 1, events: new JsonText('[{"id":1,"title":"A","venue":{"city":"Boston"}},{"id":2,"title":"B","venue":[]}]'), skipped: undefined, total: 2, rest_url: 'http://x.test/?a=b' });
@@ -30,5 +30,14 @@ describe('_fields', () => {
 
   it('keeps a found value as it is, an empty object included', () => {
     expect(filterFields({ a: {}, b: 1 }, 'a')).toEqual({ a: {} });
+  });
+
+  it('takes every string of a gapped or nested bracket list, as wp_parse_list does, and never fails', () => {
+    const item = { id: 1, title: 'A', link: 'l' };
+    expect(filterFields(item, parseQueryString('_fields[]=id&_fields[2]=title')._fields)).toEqual({ id: 1, title: 'A' });
+    expect(filterFields(item, parseQueryString('_fields[5]=link&_fields[]=id')._fields)).toEqual({ link: 'l', id: 1 });
+    expect(filterFields(item, parseQueryString('_fields[]=id&_fields[a][b]=title&_fields[x][]=link')._fields)).toEqual({ id: 1 });
+    expect(filterFields([item], parseQueryString('_fields[][]=id')._fields)).toEqual([item]);
+    expect(filterFields(item, parseQueryString('_fields=id&_fields=title,link')._fields)).toEqual({ title: 'A', link: 'l' });
   });
 });

@@ -2,7 +2,7 @@
  * Step 4 of the pipeline, shape: `_fields`, `_envelope` and the legacy response headers.
  */
 import { Readable } from 'node:stream';
-import type { Params } from '../contract/php-params.ts';
+import { Repeated, type Params } from '../contract/php-params.ts';
 import { toList } from '../contract/coerce.ts';
 
 /**
@@ -39,12 +39,18 @@ export function serialize(body: unknown): string {
   return `{${members.join(',')}}`;
 }
 
-/** `_fields=a,b.c`: keeps only those (nested) keys of an object, or of each item of a list. */
+/**
+ * `_fields=a,b.c`: keeps only those (nested) keys of an object, or of each item of a list. Only the
+ * list's strings name fields (wp_parse_list keeps scalars), so any parameter shape is filtered, never
+ * a failure: shaping runs after a write is committed.
+ */
 export function filterFields(answer: unknown, fields: unknown): unknown {
-  const list = toList(fields);
-  if (!Array.isArray(list) || list.length === 0) return answer;
+  // A repeated plain key is its last value, as in PHP; then wp_parse_list: a string is split, an array of any keys gives its scalar values.
+  const value = fields instanceof Repeated ? fields.at(-1) : fields;
+  const list = typeof value === 'string' ? toList(value) : value !== null && typeof value === 'object' ? Object.values(value) : [];
+  const paths = (Array.isArray(list) ? list : []).filter((f): f is string => typeof f === 'string').map((f) => f.trim().split('.'));
+  if (paths.length === 0) return answer;
   const body = parsed(answer);
-  const paths = (list as unknown[]).map((f) => String(f).split('.'));
   const pick = (obj: unknown): unknown => {
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
     const made = new WeakSet<object>();

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizePage } from '../auth/authorize/page.ts';
 import type { EmbeddableLookup } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
-import { callOf } from '../backends/backend.ts';
+import { callOf, clientSignal } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
 import { edgeFor } from '../edge/registry.ts';
 import { isRecordPage, recordPages } from './pages/handler.ts';
@@ -25,7 +25,7 @@ export function siteHandlers(services: Services, embeddables: EmbeddableLookup):
   // Without it, the site root is Lintel's home page (clients such as wpapi discover the API there).
   const unmatched = forward
     ? async (req: FastifyRequest, reply: FastifyReply) => {
-        await sendAnswer(reply, await forward(callOf(req)));
+        await sendAnswer(reply, await forward(callOf(req), clientSignal(reply)));
         return true;
       }
     : homePage(services);
@@ -44,7 +44,7 @@ export function siteHandlers(services: Services, embeddables: EmbeddableLookup):
 function calendarOnOrigin(services: Services): SiteHandler {
   return async (req, reply, pathname, query) => {
     if (!(isFeed(pathname, query) || isRecordPage(pathname)) || services.backends.forRoute(`/${CALENDAR}`)?.answeredBy !== 'legacy') return false;
-    await sendAnswer(reply, await services.backends.pages(callOf(req)));
+    await sendAnswer(reply, await services.backends.pages(callOf(req), clientSignal(reply)));
     return true;
   };
 }

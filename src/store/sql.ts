@@ -5,6 +5,7 @@
  * Driver errors that callers act on come out as the store's own types: `StoreUnavailable`, `UniqueViolation`.
  */
 import { mkdirSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { pgListen } from './pg-listen.ts';
@@ -105,23 +106,38 @@ export class JoinedTransaction implements Sql {
  */
 const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 
-/** `template`: a data folder's tarball (PGlite's dumpDataDir) to start an in-memory store from, instead of an empty cluster. */
-export async function openPglite(dataDir: string | null, template?: Blob): Promise<SqlDriver> {
+/**
+ * Embedded PGlite under `dataDir` (null: in memory), started from `template` (a data folder's tarball,
+ * PGlite's dumpDataDir) instead of an empty cluster when given. PGlite does not survive every write
+ * failure of a full disk: when a checkpoint or a WAL segment cannot be written, its WebAssembly
+ * Postgres spins inside the query call, synchronously, so the event loop stops (no answer, not even
+ * /healthz, and no SIGTERM handler runs) and the instance never recovers. So it is never asked to run
+ * a statement while the data directory's file system has less than `minFreeBytes` left: the statement
+ * fails with `StoreUnavailable` (503) instead, and runs again once space returns.
+ */
+export async function openPglite(dataDir: string | null, opts: { template?: Blob; minFreeBytes?: number } = {}): Promise<SqlDriver> {
+  const { template, minFreeBytes = 0 } = opts;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ?? undefined, {
     ...(template ? { loadDataDir: template } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: identity, [TIMESTAMP]: identity },
   });
+  const room = dataDir && minFreeBytes > 0 ? () => ensureRoom(dataDir, minFreeBytes) : () => Promise.resolve();
   const wrapTx = (tx: Transaction) =>
-    new JoinedTransaction(async <T>(text: string, params?: readonly unknown[]) => (await mapped(tx.query<T>(text, params as unknown[]))).rows);
+    new JoinedTransaction(async <T>(text: string, params?: readonly unknown[]) => {
+      await room();
+      return (await mapped(tx.query<T>(text, params as unknown[]))).rows;
+    });
   return {
     kind: 'pglite',
     inTransaction: false,
     async query<T>(text: string, params?: readonly unknown[]) {
+      await room();
       return (await mapped(db.query<T>(text, params as unknown[]))).rows;
     },
-    transaction<T>(fn: (tx: Sql) => Promise<T>) {
+    async transaction<T>(fn: (tx: Sql) => Promise<T>) {
+      await room();
       return mapped(db.transaction((tx) => fn(wrapTx(tx))));
     },
     async listen(channel, onPayload, onLive) {
@@ -132,6 +148,13 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
     close: () => db.close(),
     dumpDataDir: async () => db.dumpDataDir('none'),
   };
+}
+
+/** Throws `StoreUnavailable` when the file system holding `dir` has less than `minFree` bytes left for this process. */
+async function ensureRoom(dir: string, minFree: number): Promise<void> {
+  const fs = await statfs(dir);
+  const free = fs.bavail * fs.bsize;
+  if (free < minFree) throw new StoreUnavailable(new Error(`only ${free} bytes left on the file system of ${dir} (LINTEL_DATA_DIR_MIN_FREE_MB)`));
 }
 
 export interface PostgresOptions {

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { SiteSecretRepo } from './site-secrets.ts';
 import { FormsRepo } from './forms.ts';
 import { DownloadsRepo } from './downloads.ts';
+import { IdempotencyRepo } from './idempotency.ts';
 
 export interface Store {
   readonly users: UserRepo;
@@ -39,6 +40,7 @@ export interface Store {
   readonly shadow: ShadowRepo;
   readonly modes: NamespaceModeRepo;
   readonly history: HistoryRepo;
+  readonly idempotency: IdempotencyRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -71,6 +73,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFe
     shadow: new ShadowRepo(sql),
     modes: new NamespaceModeRepo(sql),
     history: new HistoryRepo(sql),
+    idempotency: new IdempotencyRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };
@@ -86,7 +89,7 @@ export interface OpenStore extends Store {
   poolStats?(): PoolStats;
 }
 
-type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize' | 'storeConnectTimeoutMs' | 'storeStatementTimeoutMs' | 'storeIdleInTransactionTimeoutMs'>;
+type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dataDirMinFreeMb' | 'poolSize' | 'storeConnectTimeoutMs' | 'storeStatementTimeoutMs' | 'storeIdleInTransactionTimeoutMs'>;
 
 /**
  * Opens the configured store (PGlite under the data folder, or DATABASE_URL) and migrates it.
@@ -99,7 +102,9 @@ export async function openStore(config: StoreConfig, opts: { inMemory?: boolean;
   let unlisten: () => Promise<void>;
   const changes = new ChangeFeed();
   try {
-    driver = config.databaseUrl ? await openPostgres(config.databaseUrl, limits) : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'), opts.template);
+    driver = config.databaseUrl
+      ? await openPostgres(config.databaseUrl, limits)
+      : await openPglite(opts.inMemory ? null : path.join(config.dataDir, 'pglite'), { template: opts.template, minFreeBytes: config.dataDirMinFreeMb * 1024 * 1024 });
     if (config.databaseUrl) {
       // Migrations run on a connection of their own without the statement limits: an index build, or a
       // replica waiting for another one's migration, may take longer than a request may.

@@ -48,7 +48,10 @@ describe('calendar slug cache', () => {
   it('serves an event by ID from the events cache, and the stored one once a write to it is announced', async () => {
     const id = await a.calendar.createEvent(event('fete', 'Fete'), NOW);
     // Kept: the same object again, once the creation's announcement has arrived.
-    await eventually(async () => (await a.calendar.event(id)) === (await a.calendar.event(id)));
+    await eventually(async () => {
+      const first = await a.calendar.event(id);
+      return first === (await a.calendar.event(id));
+    });
     await a.transaction((tx) => tx.calendar.updateEvent(id, { title: 'Fete, renamed' }, NOW));
     await eventually(async () => (await a.calendar.event(id))?.title === 'Fete, renamed');
   });

@@ -87,6 +87,29 @@ describe('validate-password', () => {
     expect((await app.server.inject({ method: 'POST', url: `${NS}/validate-password`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ __wpdm_ID: ids['press-kit'], password: true }) })).json()).toEqual({ msg: 'Invalid request!', success: false });
   });
 
+  it('throttles wrong passwords per client and package, then per package over all clients (429 with Retry-After)', async () => {
+    // An app of its own: the package ends up closed to everyone for the window.
+    const own = await testApp({ env: { LINTEL_CLOCK: NOW, LINTEL_DOWNLOAD_PACKAGE_ATTEMPTS: '20' } });
+    try {
+      await seedDownloadsDemo(own.store, pinnedClock(NOW));
+      const [{ id }] = await own.store.sql.query<{ id: number }>(`select id from download_packages where slug = 'concert-recordings'`);
+      const guess = (remoteAddress: string, password: string) =>
+        own.server.inject({ method: 'POST', url: `${NS}/validate-password`, remoteAddress, payload: { __wpdm_ID: id, password } });
+      for (let i = 0; i < 5; i++) expect((await guess('10.0.0.1', `guess-${i}`)).json().message).toContain('Wrong Password!');
+      const refused = await guess('10.0.0.1', 'encore');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json()).toMatchObject({ success: false });
+      // Another client still gets in with the right password.
+      expect((await guess('10.0.0.2', 'encore')).json().success).toBe(true);
+      // 20 wrong passwords spread over many addresses close the package to everyone for the window.
+      for (let i = 0; i < 15; i++) expect((await guess(`10.1.0.${i}`, `spread-${i}`)).statusCode).toBe(200);
+      expect((await guess('10.0.0.3', 'encore')).statusCode).toBe(429);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('matchPassword finds exact matches only', () => {
     expect(matchPassword(['a', 'bb'], 'bb')).toBe('bb');
     expect(matchPassword(['a', 'bb'], 'b')).toBeNull();

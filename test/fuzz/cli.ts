@@ -14,7 +14,7 @@ const opts = new Command()
   .parse()
   .opts<{ runs: number; seed: number; show: number }>();
 
-const { app, admin, close } = await fuzzApp();
+const { app, admin, origin, close } = await fuzzApp();
 const started = Date.now();
 const tick = Math.max(1000, Math.floor(opts.runs / 20));
 console.log(`fuzzing ${opts.runs} requests, seed ${opts.seed}`);
@@ -22,6 +22,7 @@ try {
   const report = await fuzz({
     app,
     admin,
+    origin,
     runs: opts.runs,
     seed: opts.seed,
     onProgress: (n) => {

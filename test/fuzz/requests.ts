@@ -84,7 +84,14 @@ const EXTRA_KEYS = [
   '__proto__[status]', '__proto__[x]', 'constructor[prototype][status]', 'constructor[prototype][x]', 'prototype',
   '__proto__', 'toString', 'a[__proto__][x]', 'a[][x]', 'a[0][1][2]', '_fields', '_envelope', '_embed', 'rest_route',
   'context', 'page', 'per_page', 'a.b', 'a b', '[x]', 'x]', 'a[b',
+  // Gapped and nested bracket lists (`_fields[]=id&_fields[2]=title` was a 500 on every route).
+  '_fields[]', '_fields[2]', '_fields[a][b]', '_fields[][]', '_fields[0][]', 'a[5]', 'a[]', 'a[2][]',
+  // Every spelling PHP reads as rest_route (a forwarded request must not name another route with it).
+  'rest.route', 'rest[route', ' rest_route', 'rest_route[]',
 ] as const;
+
+/** A declared argument sent as a gapped or nested bracket list, besides its plain name. */
+const BRACKETS = ['', '', '', '', '[]', '[2]', '[a][b]', '[][]', '[0][]', '[5]'] as const;
 
 export type Pair = [string, Value];
 
@@ -92,7 +99,7 @@ export type Pair = [string, Value];
 export function params(args: Record<string, JsonSchema & { required?: boolean }>): fc.Arbitrary<Pair[]> {
   const declared = Object.entries(args).map(([name, s]) =>
     fc.oneof(
-      { weight: s.required ? 9 : 3, arbitrary: argValue(s).map((v): Pair | null => [name, v]) },
+      { weight: s.required ? 9 : 3, arbitrary: fc.tuple(fc.constantFrom(...BRACKETS), argValue(s)).map(([b, v]): Pair | null => [name + b, v]) },
       { weight: s.required ? 1 : 7, arbitrary: fc.constant(null) },
     ),
   );
@@ -303,10 +310,43 @@ function siteRequest(): fc.Arbitrary<FuzzRequest> {
     }));
 }
 
-/** Every request the suite sends: most to declared routes (each route equally likely), some to batch and the site. */
-export function fuzzRequests(table: RouteTable): fc.Arbitrary<FuzzRequest> {
+/** Routes (and paths) that try to leave a forwarded namespace for another route of the origin. */
+const ESCAPES = ['', '', '', '/..%2F..%2Fwp/v2/users', '/%252e%252e/%252e%252e/wp/v2/users', '/../../wp/v2/users', '/%5C..%5Cwp'] as const;
+const OTHER_ROUTES = ['/wp/v2/users', '/wp/v2/users/me', '/', '/wp/v2/settings'] as const;
+
+/**
+ * Requests to a forwarded namespace (`forwarded.name`, served by the origin under another name):
+ * its routes are those of `forwarded.like`, with escapes appended and `rest_route` naming other routes.
+ */
+function forwardedRequest(routes: CompiledRoute[], forwarded: { name: string; like: string }): fc.Arbitrary<FuzzRequest> {
+  const like = routes.filter((r) => r.pattern.startsWith(`/${forwarded.like}`));
+  return fc
+    .record({ i: fc.integer({ min: 0, max: like.length - 1 }), escape: fc.constantFrom(...ESCAPES), key: fc.constantFrom('rest_route', 'rest.route', 'rest[route', 'rest_route[]', '_method'), other: fc.constantFrom(...OTHER_ROUTES), where: fc.constantFrom('query', 'form', 'json', 'batch') })
+    .chain((f) =>
+      restRequest(like[f.i]!).map((r): FuzzRequest => {
+        const url = r.url.replace(`/${forwarded.like}`, `/${forwarded.name}`).replace(encodeURIComponent(`/${forwarded.like}`), encodeURIComponent(`/${forwarded.name}`));
+        const q = url.indexOf('?');
+        const path = (q < 0 ? url : url.slice(0, q)) + (url.includes('rest_route=') ? '' : f.escape);
+        const named = `${enc(f.key).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${enc(f.other)}`;
+        const query = q < 0 ? '' : url.slice(q + 1);
+        if (f.where === 'query') return { ...r, url: `${path}?${[query, named].filter(Boolean).join('&')}` };
+        if (f.where === 'form') return { ...r, method: 'POST', url: `${path}${query ? `?${query}` : ''}`, headers: { ...r.headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: named };
+        if (f.where === 'json') return { ...r, method: 'POST', url: `${path}${query ? `?${query}` : ''}`, headers: { ...r.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ [f.key]: f.other }) };
+        const item = { method: 'POST', path: `/${forwarded.name}${f.escape}?${named}`, body: { [f.key]: f.other } };
+        return { method: 'POST', url: '/wp-json/batch/v1', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ requests: [item] }), caller: r.caller };
+      }),
+    );
+}
+
+/** Every request the suite sends: most to declared routes (each route equally likely), some to batch, the site and a forwarded namespace. */
+export function fuzzRequests(table: RouteTable, forwarded?: { name: string; like: string }): fc.Arbitrary<FuzzRequest> {
   const routes = table.routes;
   const writeRoutes = routes.filter((r) => r.endpoints.some((e) => e.endpoint.allowBatch));
   const rest = fc.integer({ min: 0, max: routes.length - 1 }).chain((i) => restRequest(routes[i]!));
-  return fc.oneof({ weight: 16, arbitrary: rest }, { weight: 2, arbitrary: batchRequest(writeRoutes.length ? writeRoutes : routes) }, { weight: 2, arbitrary: siteRequest() });
+  return fc.oneof(
+    { weight: 16, arbitrary: rest },
+    { weight: 2, arbitrary: batchRequest(writeRoutes.length ? writeRoutes : routes) },
+    { weight: 2, arbitrary: siteRequest() },
+    ...(forwarded ? [{ weight: 2, arbitrary: forwardedRequest(routes, forwarded) }] : []),
+  );
 }

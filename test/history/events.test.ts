@@ -109,6 +109,7 @@ describe('GET /events', () => {
     expect(ids(await get(`/events?ungrouped=true&max_id_first_page=${all[4]}`))).toEqual(all.slice(4));
     expect(ids(await get(`/events?ungrouped=true&include=${all[0]},${all[5]}`))).toEqual([all[0], all[5]]);
     expect(ids(await get('/events?ungrouped=true&offset=4'))).toEqual(all.slice(4));
+    expect(ids(await get('/events?ungrouped=true&offset=-1'))).toEqual(all.slice(0, 10));
     expect(ids(await get('/events?ungrouped=true&since_date=2026-11-20 11:00:00'))).toEqual(all.slice(0, 1));
   });
 

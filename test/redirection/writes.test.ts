@@ -49,4 +49,12 @@ describe('redirect writes and the site', () => {
     expect(hit.statusCode).toBe(301);
     expect(hit.headers.location).toBe('/batched/');
   });
+
+  it('a write with a gapped or nested _fields list is answered with what it saved, never 500 after the commit', async () => {
+    for (const [i, fields] of ['_fields[]=total&_fields[2]=items', '_fields[a][b]=total&_fields[]=total'].entries()) {
+      const res = await app.server.inject({ method: 'POST', url: `/wp-json/redirection/v1/redirect?${fields}`, headers: { authorization: admin }, payload: redirect(`/fields-rule-${i}`, '/f/') });
+      expect(res.statusCode, fields).toBe(200);
+      expect(Object.keys(res.json()).sort()).toEqual(i === 0 ? ['items', 'total'] : ['total']);
+    }
+  });
 });

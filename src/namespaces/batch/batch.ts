@@ -8,7 +8,7 @@
  * failing item rolls back the ones before it (see docs/batch.md).
  */
 import { z } from 'zod';
-import { answerBody, type Backend } from '../../backends/backend.ts';
+import { answerBody, UNCANCELLED, type Backend } from '../../backends/backend.ts';
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
@@ -134,7 +134,7 @@ function forwardedItem(backend: Backend, item: BatchItem, call: RestCall, ctx: R
       client: { ip: ctx.ip, protocol: base.protocol.replace(':', ''), host: String(ctx.headers.host ?? base.host) },
       requestId: String(bindings.reqId ?? ''),
       log: ctx.log,
-    });
+    }, UNCANCELLED);
     const text = (await answerBody(answer.body)).toString('utf8');
     let body: unknown = text;
     try {

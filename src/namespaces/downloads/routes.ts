@@ -4,11 +4,12 @@
  * download link with a use limit, which Lintel serves itself (`links.ts`). Errors travel in the
  * body with status 200, as the legacy handlers answer with wp_send_json.
  */
+import { LoginThrottle } from '../../auth/rate-limit.ts';
 import { sameSecret } from '../../auth/secrets.ts';
 import { z } from 'zod';
 import { publicAccess } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
-import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import { randomAlnum } from '../../random.ts';
 import type { Services } from '../../services.ts';
@@ -48,11 +49,16 @@ export function matchPassword(passwords: string[], given: string): string | null
   return found;
 }
 
-async function validatePassword(ctx: RestContext) {
+async function validatePassword(throttle: LoginThrottle, ctx: RestContext): Promise<RestResult> {
   const id = packageId(ctx.params.__wpdm_ID);
   const password = ctx.params.password;
-  if (!id || typeof password !== 'string' || password === '') return { msg: 'Invalid request!', success: false };
-  return ctx.store.transaction(async (store) => {
+  if (!id || typeof password !== 'string' || password === '') return { body: { msg: 'Invalid request!', success: false } };
+  // Guesses are counted per client and package, per client, and per package over all clients (the login throttle's counters).
+  const attempt = await throttle.attempt(ctx.ip, String(id));
+  if (attempt.wait) {
+    return { status: 429, headers: { 'Retry-After': String(attempt.wait) }, body: { success: false, message: `Too many wrong passwords. Try again in ${attempt.wait} seconds.` } };
+  }
+  const answer = await ctx.store.transaction(async (store) => {
     // The row stays locked until the use is counted, so two requests cannot both take the last use.
     const pkg = await store.downloads.get(id, true);
     if (!pkg || !pkg.passwordLock || pkg.passwords.length === 0) return { success: false, message: 'Invalid request!' };
@@ -62,6 +68,8 @@ async function validatePassword(ctx: RestContext) {
     await store.downloads.countUse(pkg.id, match);
     return { success: true, downloadurl: await issueLink(ctx, store, pkg) };
   });
+  await (answer.message === WRONG_PASSWORD ? attempt.fail() : attempt.succeed());
+  return { body: answer };
 }
 
 async function validateCaptcha(services: Pick<Services, 'config'>, fetch: Fetcher, ctx: RestContext) {
@@ -105,12 +113,18 @@ async function search(ctx: RestContext) {
   };
 }
 
-export function downloadsRoutes(services: Pick<Services, 'config'>, fetch: Fetcher = upstreamFetcher(services.config)): RouteDecl[] {
-  const post = (path: string, response: z.ZodType, handler: (ctx: RestContext) => Promise<unknown>) =>
-    route(NAMESPACE, P(path), endpoint({ methods: ['POST'], args: {}, response: json(response), permission: publicAccess, handler: async (ctx) => ({ body: await handler(ctx) }) }));
+export function downloadsRoutes(services: Pick<Services, 'config' | 'store'>, fetch: Fetcher = upstreamFetcher(services.config)): RouteDecl[] {
+  const { config, store } = services;
+  const throttle = new LoginThrottle(
+    { attempts: config.downloadAttempts, clientAttempts: config.loginClientAttempts, subjectAttempts: config.downloadPackageAttempts, windowS: config.loginWindowS },
+    store.kind === 'postgres' ? store.loginThrottle : null,
+    'download',
+  );
+  const post = (path: string, response: z.ZodType, handler: (ctx: RestContext) => Promise<RestResult>) =>
+    route(NAMESPACE, P(path), endpoint({ methods: ['POST'], args: {}, response: json(response), permission: publicAccess, handler }));
   return [
-    post('/validate-captcha', z.union([z.object({ downloadurl: z.string() }), z.object({ error: z.string() })]), (ctx) => validateCaptcha(services, fetch, ctx)),
-    post('/validate-password', z.object({ success: z.boolean(), downloadurl: z.string().optional(), message: z.string().optional(), msg: z.string().optional() }), validatePassword),
+    post('/validate-captcha', z.union([z.object({ downloadurl: z.string() }), z.object({ error: z.string() })]), async (ctx) => ({ body: await validateCaptcha(services, fetch, ctx) })),
+    post('/validate-password', z.object({ success: z.boolean(), downloadurl: z.string().optional(), message: z.string().optional(), msg: z.string().optional() }), (ctx) => validatePassword(throttle, ctx)),
     route(NAMESPACE, P('/search'), endpoint({
       methods: ['GET'],
       args: {},

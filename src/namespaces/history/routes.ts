@@ -86,7 +86,8 @@ async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
   const zone = (await ctx.store.options.site()).timezone;
   const filter = buildFilter(a, ctx.user, zone, ctx.clock);
   if (a.logRowID !== undefined) filter.belowId = a.logRowID;
-  const offset = a.offset ?? (a.page - 1) * a.per_page;
+  // The legacy site accepts any integer offset (its query ignores it): a negative one reads from the start, as SQL takes none.
+  const offset = Math.max(0, a.offset ?? (a.page - 1) * a.per_page);
   const [rows, total] = await Promise.all([
     ctx.store.history.list(filter, { limit: a.per_page, offset }),
     a.skip_count_query ? Promise.resolve(null) : ctx.store.history.count(filter),
