@@ -19,7 +19,7 @@ const closed: Record<string, () => void> = {};
 beforeAll(async () => {
   origin = createServer((req: IncomingMessage, res) => {
     const path = req.url ?? '';
-    if (path === '/wp-json/') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":[],"routes":{}}');
+    if (path === '/wp-json/') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":["simple-history/v1"],"routes":{}}');
     req.socket.once('close', () => closed[path]?.());
     if (path.endsWith('/announced')) return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' }).end(`"${'x'.repeat(4998)}"`);
     if (path.endsWith('/chunked')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(4998)}"`);

@@ -27,6 +27,7 @@ const ARGS: Record<string, unknown[]> = {
   'calendar.duplicateTermSlug': ['news'],
   'widgetsAi.upstreamError': ['Rate limit reached', 429],
   'redirection.invalid': ['Invalid source URL'],
+  'legacy.tooLarge': [16_777_216],
 };
 
 const catalog = Object.entries(errors).flatMap(([area, factories]) =>
