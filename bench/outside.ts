@@ -9,7 +9,7 @@
  * The server logs at its default level (info: a line per request) to a file, as a deployment would.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -96,7 +96,9 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string;
     return /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
   }, child, log);
   const readyMs = performance.now() - t;
-  const password = /application password: (.+)/.exec(log())?.[1].trim(); // WordPress groups it in fours, with spaces
+  // Without a terminal, the first start leaves the administrator's credentials in a 0600 file of the data folder.
+  const credentials = path.join(opts.dataDir, 'first-start-credentials.txt');
+  const password = existsSync(credentials) ? /application password: (.+)/.exec(readFileSync(credentials, 'utf8'))?.[1].trim() : undefined; // grouped in fours, with spaces
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url,
