@@ -180,6 +180,8 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
 const OVERRIDES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'FOO', '', 'get'] as const;
 
 const caller = fc.constantFrom<Caller>('anonymous', 'anonymous', 'admin', 'admin', 'admin', 'bad-auth');
+/** Keys used again and again across different requests: a replayed answer, a key reused for another write (422), bad keys. */
+const IDEMPOTENCY_KEYS = ['retry-1', 'retry-1', 'retry-2', '', 'k'.repeat(256), '\u00e9t\u00e9'];
 const BAD_AUTH = ['Basic ADoA', 'Basic %%%', 'Basic ', 'Basic YWRtaW4=', 'Basic YWRtaW46eA==', `Basic ${Buffer.from('admin:\u0000').toString('base64')}`, 'Bearer x', 'Basic ' + 'A'.repeat(3000)];
 
 /** One REST request to a declared endpoint (or its route with another method). */
@@ -197,6 +199,7 @@ function restRequest(route: CompiledRoute): fc.Arbitrary<FuzzRequest> {
       caller,
       badAuth: fc.constantFrom(...BAD_AUTH),
       malformed: fc.constantFrom(...MALFORMED_JSON, ...MALFORMED_FORM),
+      idempotencyKey: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...IDEMPOTENCY_KEYS) }),
       seed: fc.integer(),
     })
     .chain((r) => {
@@ -216,6 +219,7 @@ interface Shape {
   caller: Caller;
   badAuth: string;
   malformed: string;
+  idempotencyKey: string | null;
 }
 
 function build(r: Shape, declared: string, pairs: Pair[]): FuzzRequest {
@@ -227,6 +231,7 @@ function build(r: Shape, declared: string, pairs: Pair[]): FuzzRequest {
   const bodyPairs = r.form === 'query' || method === 'GET' || method === 'HEAD' ? (query.push(...pairs), []) : pairs;
   if (r.override?.[0] === 'query') query.push(['_method', r.override[1]]);
   if (r.override?.[0] === 'header') headers['x-http-method-override'] = r.override[1];
+  if (r.idempotencyKey !== null) headers['idempotency-key'] = r.idempotencyKey;
   if (bodyPairs.length || r.form.startsWith('malformed')) {
     if (r.form === 'form') {
       payload = formEncode(bodyPairs);
