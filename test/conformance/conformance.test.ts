@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffJson } from '../../src/compare/diff.ts';
-import { allowedBy, parseAllows, type Listing } from '../support/captures.ts';
+import { allowedBy, Deviations, parseAllows, type Listing } from '../../src/compare/deviations.ts';
 import { loadCaptures, loadDeviations, runConformance, type Capture, type Report } from './lib.ts';
 
 const captures = loadCaptures();
@@ -55,7 +55,7 @@ describe('a broken answer', () => {
 
   it('is allowed only where a listing names it', async () => {
     const read = subset(renamed).at(-1)!;
-    const listings = (allows: string) => new Map([[read.seq, [{ id: 'test-row', allows: parseAllows(allows) }]]]);
+    const listings = (allows: string) => new Deviations([{ id: 'test-row', captures: read.seq, allows }]);
     const titled = await runConformance({ captures: subset(renamed), deviations: listings('body: $.title, $.json_ld.name, $.slug') });
     expect(titled.outcomes.at(-1)).toMatchObject({ verdict: 'allowed', unexpected: [] });
     const other = await runConformance({ captures: subset(renamed), deviations: listings('body: $.description; header: Allow') });
@@ -71,8 +71,9 @@ describe('reading the allows column', () => {
       status: true,
       headers: ['x-wp-total', 'cache-control'],
       body: ['$.events[*].description', '$.routes["/a,b"]'],
+      routes: [],
     });
-    expect(parseAllows('-')).toEqual({ status: false, headers: [], body: [] });
+    expect(parseAllows('-')).toEqual({ status: false, headers: [], body: [], routes: [] });
     expect(() => parseAllows('bodies: $.x')).toThrow(/cannot read/);
   });
 
@@ -89,8 +90,22 @@ describe('reading the allows column', () => {
     expect(allowedBy(r, 'status')).toBe(false);
   });
 
+  it('applies a row with routes to the requests of those routes only', () => {
+    const rows = new Deviations([
+      { id: 'lists', captures: '-', allows: 'routes: GET /calendar/events/v1/venues, * /redirection/v1/export/*; body: $.total' },
+      { id: 'one', captures: '050', allows: 'status' },
+    ]);
+    expect(rows.forRoute('get', '/calendar/events/v1/venues').map((l) => l.id)).toEqual(['lists']);
+    expect(rows.forRoute('GET', '/calendar/events/v1/venues/{id}')).toEqual([]);
+    expect(rows.forRoute('POST', '/calendar/events/v1/venues')).toEqual([]);
+    expect(rows.forRoute('POST', '/redirection/v1/export/{module}/{format}').map((l) => l.id)).toEqual(['lists']);
+    expect(rows.forCapture('050').map((l) => l.id)).toEqual(['one']);
+    expect(rows.forCapture('051')).toEqual([]);
+    expect(() => parseAllows('routes: /no/method')).toThrow(/cannot read the route/);
+  });
+
   it('lists every row of DEVIATIONS.md that names a capture, with its allowances', () => {
-    const listed = loadDeviations().get('431')!;
+    const listed = loadDeviations().forCapture('431');
     expect(listed.map((l) => l.id)).toEqual(['history-unstick-not-sticky']);
     expect(listed[0].allows.status).toBe(true);
   });

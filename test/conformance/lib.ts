@@ -9,7 +9,8 @@ import { edgeFor } from '../../src/edge/registry.ts';
 import { reserveId, type IdSpace } from '../../src/store/ids.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { testApp, type TestApp } from '../support/app.ts';
-import { allowedBy, CAPTURES_DIR, DEVIATIONS_FILE, loadCaptures, loadDeviations, ORACLE_BASE, replay, type Capture, type Listing } from '../support/captures.ts';
+import { allowedBy, type Deviations, DEVIATIONS_FILE, loadDeviations, type Listing } from '../../src/compare/deviations.ts';
+import { CAPTURES_DIR, loadCaptures, ORACLE_BASE, replay, type Capture } from '../support/captures.ts';
 import { LEGACY_NAMES, startLegacyOrigin } from '../support/legacy-origin.ts';
 import { CLOCK_SLACK_MS, COMPARED_HEADERS, diffJson, formatDifferences, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../../src/compare/diff.ts';
 
@@ -247,7 +248,7 @@ export function compareIndex(recorded: IndexBody, served: IndexBody, namespaces:
 
 export interface RunOptions {
   captures?: Capture[];
-  deviations?: Map<string, Listing[]>;
+  deviations?: Deviations;
   /** Called after each capture (progress output). */
   onOutcome?: (o: Outcome) => void;
   /**
@@ -313,7 +314,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
         if (c.seq === '042') index = { recorded: c.response.body_json as IndexBody, served: safeJson(res.body) as IndexBody };
         // 029's recorded answer is a wp/v2 post: only the status says whether the password was set.
         const differences = c.seq === '029' ? (res.status === 200 ? [] : [{ path: 'status', expected: 200, actual: res.status }]) : compare(c, res, norm);
-        outcome = judge(c, group, differences, deviations.get(c.seq) ?? []);
+        outcome = judge(c, group, differences, deviations.forCapture(c.seq));
       }
       if (c.seq === SEED_FRONT_END_AFTER) await seedFrontEnd(app, captures);
       outcomes.push(outcome);

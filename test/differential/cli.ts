@@ -7,6 +7,7 @@
  */
 import { Command } from 'commander';
 import fc from 'fast-check';
+import { Deviations } from '../../src/compare/deviations.ts';
 import { aliasNames, loadCaptures, ORACLE_BASE, runConformance } from '../conformance/lib.ts';
 import { legacySide, lintelSide, type Answer, type Sent, type Side } from './clients.ts';
 import { IdMap } from './ids.ts';
@@ -62,7 +63,7 @@ function parsed(a: Answer): unknown {
 console.log(`differential: seed ${opts.seed}, ${opts.runs} requests, legacy site ${opts.origin}`);
 await runConformance({
   captures,
-  deviations: new Map(),
+  deviations: new Deviations([]),
   async afterReplay(app, clock) {
     // The legacy site runs on the real clock.
     clock.set(new Date().toISOString());
