@@ -21,7 +21,7 @@ const opts = new Command()
     'Sends generated requests to the legacy site and to a fresh in-process Lintel and compares the answers.\n' +
       'The legacy site must be freshly reset to its seeded state (shared/oracle/build.sh, or a clone of it) before every run:\n' +
       'Lintel replays the same seed, and the run writes throwaway records (and one user per role) on both sides. Lintel names\n' +
-      "the captures' address (http://127.0.0.1:8088) in its links, so the legacy site must answer there.",
+      "the captures' address (http://127.0.0.1:8088) in its links; a copy of the site on another port is read as if it answered there.",
   )
   .requiredOption('--origin <url>', 'the legacy site, e.g. http://127.0.0.1:8088')
   .requiredOption('--user <login>', 'its administrator')

@@ -58,9 +58,12 @@ function curlLine(base: string, r: Sent): string {
 
 /**
  * The legacy site, with the admin's application password; `setUp` adds a user per other role
- * through wp/v2 (users, then their application passwords).
+ * through wp/v2 (users, then their application passwords). A copy of the site on another port names
+ * its own address in links: its answers are read as if from the captures' address, where Lintel's are.
  */
 export async function legacySide(origin: string, user: string, appPassword: string): Promise<Side> {
+  const [own, recorded] = [new URL(origin).host, new URL(ORACLE_BASE).host];
+  const asRecorded = (s: string) => (own === recorded ? s : s.replaceAll(own, recorded));
   const creds = new Map<Caller, { login: string; password: string }>([['administrator', { login: user, password: appPassword }]]);
   const admin = basic(user, appPassword);
   const call = async (method: string, path: string, body?: unknown) => {
@@ -83,12 +86,13 @@ export async function legacySide(origin: string, user: string, appPassword: stri
     async send(r) {
       const started = performance.now();
       const res = await request(origin + toLegacyNames(r.url), { method: r.method as 'GET', headers: { ...r.headers }, body: r.payload === undefined ? undefined : toLegacyNames(r.payload) });
-      const body = await res.body.text();
+      const body = asRecorded(await res.body.text());
       const headerList: [string, string][] = [];
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
-        for (const item of Array.isArray(v) ? v : [v ?? '']) headerList.push([k, item]);
-        headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : (v ?? '');
+        const items = (Array.isArray(v) ? v : [v ?? '']).map(asRecorded);
+        for (const item of items) headerList.push([k, item]);
+        headers[k.toLowerCase()] = items.join(', ');
       }
       return { status: res.statusCode, headers, headerList, body, elapsedS: (performance.now() - started) / 1000 };
     },
