@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/support/time.ts';
 
 // Two lanes: every suite runs on embedded PGlite; with LINTEL_TEST_DATABASE_URL set (CI sets it),
 // every suite runs again against that PostgreSQL server.
@@ -7,14 +8,15 @@ const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
+    // Limits for a quiet machine, scaled to this one (test/support/time.ts; the workers inherit the factor).
+    testTimeout: scaled(30_000),
     // Vitest's default is one worker less than the cores: one on a 2-core machine. The suites wait on
     // child processes, sockets and the PostgreSQL server far more than they compute, so three run
     // side by side.
     maxWorkers: 3,
-    hookTimeout: 60_000,
-    // One migrated PGlite data folder that every PGlite test store starts from.
-    globalSetup: ['test/support/pglite-template.ts'],
+    hookTimeout: scaled(60_000),
+    // The migrated PGlite data folder and PostgreSQL database that every test store starts from.
+    globalSetup: ['test/support/templates.ts'],
     // As bin/lintel.js runs: no TurboFan tier-up of PGlite's WebAssembly, which takes the CPU (and
     // hundreds of MB) in every worker for seconds after its first store opens.
     execArgv: ['--liftoff-only'],

@@ -28,8 +28,11 @@ export function listMigrations(dir = DIR): Migration[] {
 export async function migrate(sql: Sql, migrations = listMigrations()): Promise<number[]> {
   await sql.query(`create table if not exists schema_migrations (
     version integer primary key, name text not null, applied_at timestamptz not null default now())`);
+  // Versions already recorded stay applied: only the others take the lock, so a start on a migrated store
+  // (every restart, every replica after the first) costs one query instead of a transaction per migration.
+  const recorded = new Set((await sql.query<{ version: number }>('select version from schema_migrations')).map((r) => r.version));
   const applied: number[] = [];
-  for (const m of migrations) {
+  for (const m of migrations.filter((m) => !recorded.has(m.version))) {
     const done = await sql.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock($1)', [LOCK]);
       const seen = await tx.query('select 1 from schema_migrations where version = $1', [m.version]);

@@ -118,7 +118,7 @@ describe.skipIf(storeLane !== 'postgres')('reads on PostgreSQL', () => {
 
 describe.skipIf(storeLane !== 'postgres')('migrations on PostgreSQL', () => {
   it('wait for another replica migrating for longer than the statement limit, instead of failing', async () => {
-    const db = await throwawayDatabase();
+    const db = await throwawayDatabase(undefined, { empty: true });
     const other = new pg.Client({ connectionString: db.url });
     await other.connect();
     try {

@@ -4,27 +4,23 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openStore, type OpenStore } from '../../src/store/store.ts';
-import { TEMPLATE_ENV } from './pglite-template.ts';
+import { adminStatement, PG_TEMPLATE_ENV, TEMPLATE_ENV } from './templates.ts';
 
 export const storeLane = process.env.LINTEL_TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-/** A new, empty database on the PostgreSQL lane's server, or on `server` (for tests and the bench that start Lintel as a process). */
-export async function throwawayDatabase(server = process.env.LINTEL_TEST_DATABASE_URL): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database on the PostgreSQL lane's server, or on `server` (for tests and the bench that start Lintel as a
+ * process): a copy of the run's migrated template when there is one, unless `empty`.
+ */
+export async function throwawayDatabase(server = process.env.LINTEL_TEST_DATABASE_URL, opts: { empty?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   if (!server) throw new Error('throwawayDatabase needs LINTEL_TEST_DATABASE_URL');
   const name = `lintel_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
+  const admin = (statement: string) => adminStatement(server, statement);
+  // A copy of the run's migrated template (templates.ts) when on the lane's server: opening it migrates nothing.
+  const template = !opts.empty && server === process.env.LINTEL_TEST_DATABASE_URL ? process.env[PG_TEMPLATE_ENV] : undefined;
+  await admin(`create database ${name}${template ? ` template ${template}` : ''}`);
   const u = new URL(server);
   u.pathname = `/${name}`;
   return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
@@ -35,7 +31,7 @@ export function storeConfig(over: Partial<Config>): Config {
   return { ...loadConfig({}), ...over };
 }
 
-/** The migrated data folder of the run (pglite-template.ts), read once per worker; none outside vitest (the bench). */
+/** The migrated data folder of the run (templates.ts), read once per worker; none outside vitest (the bench). */
 let template: Blob | undefined;
 function pgliteTemplate(): Blob | undefined {
   const file = process.env[TEMPLATE_ENV];

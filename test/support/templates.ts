@@ -1,0 +1,66 @@
+/**
+ * Vitest globalSetup: the migrated stores every test store starts from, made once per run instead of
+ * migrating each test store again.
+ * - PGlite: one migrated data folder, written to a file that testStore loads (its path in TEMPLATE_ENV).
+ * - PostgreSQL lane (LINTEL_TEST_DATABASE_URL set): one migrated database on that server that
+ *   throwawayDatabase copies (`create database … template …`; its name in PG_TEMPLATE_ENV).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { migrate } from '../../src/store/migrate.ts';
+import { openPglite, openPostgres } from '../../src/store/sql.ts';
+
+export const TEMPLATE_ENV = 'LINTEL_TEST_PGLITE_TEMPLATE';
+export const PG_TEMPLATE_ENV = 'LINTEL_TEST_PG_TEMPLATE';
+
+export default async function setup(): Promise<() => Promise<void>> {
+  // Projects that extend the root configuration each run its globalSetup: the first one's templates serve all.
+  if (process.env[TEMPLATE_ENV]) return async () => {};
+  const dir = mkdtempSync(path.join(tmpdir(), 'lintel-template-'));
+  const db = await openPglite(null);
+  try {
+    await migrate(db);
+    const file = path.join(dir, 'pglite.tar');
+    writeFileSync(file, Buffer.from(await (await db.dumpDataDir!()).arrayBuffer()));
+    process.env[TEMPLATE_ENV] = file;
+  } finally {
+    await db.close();
+  }
+  const server = process.env.LINTEL_TEST_DATABASE_URL;
+  const dropPg = server ? await postgresTemplate(server) : async () => {};
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await dropPg();
+  };
+}
+
+/** Runs one statement on its own connection to `server` (database-level statements take no pool). */
+export async function adminStatement(server: string, statement: string): Promise<void> {
+  const c = new pg.Client({ connectionString: server });
+  await c.connect();
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
+}
+
+async function postgresTemplate(server: string): Promise<() => Promise<void>> {
+  const name = `lintel_template_${process.pid}`;
+  const admin = (statement: string) => adminStatement(server, statement);
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name}`);
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  // Closed before any copy: PostgreSQL copies a template only while nobody is connected to it.
+  const driver = await openPostgres(u.toString(), { poolSize: 1, connectTimeoutMs: 10_000, statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0 });
+  try {
+    await migrate(driver);
+  } finally {
+    await driver.close();
+  }
+  process.env[PG_TEMPLATE_ENV] = name;
+  return () => admin(`drop database if exists ${name} with (force)`);
+}
