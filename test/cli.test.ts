@@ -4,6 +4,7 @@ import path from 'node:path';
 import { openStore } from '../src/store/store.ts';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
 import { storeConfig, storeLane } from './support/store.ts';
+import { scaled } from './support/time.ts';
 
 let box: Sandbox;
 beforeAll(async () => {
@@ -12,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => box.remove());
 
 // Each command opens the store (PGlite on disk: a few seconds on a busy machine).
-describe('lintel command line', { timeout: 120_000 }, () => {
+describe('lintel command line', { timeout: scaled(120_000) }, () => {
   it('--help lists the commands', async () => {
     const { code, stdout } = await box.run(['--help']);
     expect(code).toBe(0);
@@ -69,7 +70,7 @@ describe('lintel command line', { timeout: 120_000 }, () => {
   });
 
   // Two server starts and a dozen commands: longer than the others on a busy machine.
-  it('manages users and application passwords while the server runs: effective at once, and kept after a restart', { timeout: 300_000 }, async () => {
+  it('manages users and application passwords while the server runs: effective at once, and kept after a restart', { timeout: scaled(300_000) }, async () => {
     const server = box.start(['serve']);
     const basic = (login: string, p: string) => ({ authorization: `Basic ${Buffer.from(`${login}:${p}`).toString('base64')}` });
     let address = await listening(server);

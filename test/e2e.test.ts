@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
+import { scaled } from './support/time.ts';
 
 let box: Sandbox;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ function slowPost(address: string, path: string) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('lintel serve, end to end', { timeout: 180_000 }, () => {
+describe('lintel serve, end to end', { timeout: scaled(180_000) }, () => {
   it('writes the admin credentials once to a 0600 file it names in the log, serves the API and health checks, and drains on SIGTERM', async () => {
     const server = box.start(['serve']);
     const address = await listening(server);
@@ -106,7 +107,7 @@ describe('lintel serve, end to end', { timeout: 180_000 }, () => {
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const exited = new Promise((r) => child.on('exit', r));
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + scaled(60_000);
       while (!out.includes('Lintel ready') && Date.now() < deadline && child.exitCode === null) await sleep(100);
       expect(out).toMatch(/^ {2}application password: ([a-zA-Z0-9]{4} ){5}[a-zA-Z0-9]{4}\r?$/m);
       expect(existsSync(path.join(tty.env.LINTEL_DATA_DIR!, 'first-start-credentials.txt'))).toBe(false);

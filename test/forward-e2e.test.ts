@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLegacyOrigin, type LegacyOrigin } from './support/legacy-origin.ts';
 import { FORWARD_HISTORY, mappingsDir } from './support/mappings.ts';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
+import { scaled } from './support/time.ts';
 
 let origin: LegacyOrigin;
 let box: Sandbox;
@@ -23,7 +24,7 @@ afterAll(async () => {
 
 const ORIGIN_ONLY = { authorization: `Basic ${Buffer.from('admin:known to the origin only').toString('base64')}` };
 
-describe('lintel serve in front of a legacy origin', { timeout: 120_000 }, () => {
+describe('lintel serve in front of a legacy origin', { timeout: scaled(120_000) }, () => {
   it('forwards, renames, lists the forwarded routes, and answers 504 and 502 when the origin is slow or down', async () => {
     const server = box.start(['serve']);
     try {
@@ -57,7 +58,7 @@ describe('lintel serve in front of a legacy origin', { timeout: 120_000 }, () =>
             const entry = JSON.parse(l) as { msg?: string; reqId?: string };
             return entry.msg === 'legacy origin unreachable' && entry.reqId === id;
           });
-      await expect.poll(logged, { timeout: 5_000 }).toBe(true);
+      await expect.poll(logged, { timeout: scaled(5_000) }).toBe(true);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
+import { scaled } from './support/time.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => box.remove());
 
-describe('the README commands', { timeout: 120_000 }, () => {
+describe('the README commands', { timeout: scaled(120_000) }, () => {
   it('npm start serves on Node 24 from node_modules, and SIGTERM to npm stops the server', async () => {
     // PATH without the test runner's own Node first: npm must pick node_modules/.bin/node itself.
     const env = { ...box.env, PATH: process.env.PATH ?? '' };

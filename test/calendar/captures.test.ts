@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
 import { loadCaptures, recordedAnswer, replay, type Capture, type DeviationFixes } from '../support/captures.ts';
+import { scaled } from '../support/time.ts';
 
 const captures = loadCaptures();
 const seeds = captures.filter((c) => /^0(0\d|1\d|2[0-8])-seed-calendar/.test(c.file));
@@ -60,7 +61,7 @@ beforeAll(async () => {
   // Capture 029 set the password through wp/v2; Lintel's own update route does the same.
   const pw = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/events/22', headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ password: 'secret' }) });
   expect(pw.statusCode).toBe(200);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => app.close());
 
 describe('calendar read captures', () => {

@@ -6,12 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { diffJson } from '../../src/compare/diff.ts';
 import { allowedBy, Deviations, parseAllows, type Listing } from '../../src/compare/deviations.ts';
 import { loadCaptures, loadDeviations, runConformance, type Capture, type Report } from './lib.ts';
+import { scaled } from '../support/time.ts';
 
 const captures = loadCaptures();
 let report: Report;
 beforeAll(async () => {
   report = await runConformance({ captures });
-}, 120_000);
+}, scaled(120_000));
 
 const outcome = (seq: string) => report.outcomes.find((o) => o.capture.seq === seq)!;
 
@@ -51,7 +52,7 @@ describe('a broken answer', () => {
     expect(read.verdict).toBe('differ');
     expect(read.unexpected.map((d) => d.path)).toContain('$.title');
     expect(broken.outcomes.find((o) => o.capture.seq === '015')?.verdict).toBe('differ');
-  }, 180_000);
+  }, scaled(180_000));
 
   it('is allowed only where a listing names it', async () => {
     const read = subset(renamed).at(-1)!;
@@ -60,7 +61,7 @@ describe('a broken answer', () => {
     expect(titled.outcomes.at(-1)).toMatchObject({ verdict: 'allowed', unexpected: [] });
     const other = await runConformance({ captures: subset(renamed), deviations: listings('body: $.description; header: Allow') });
     expect(other.outcomes.at(-1)?.verdict).toBe('differ');
-  }, 180_000);
+  }, scaled(180_000));
 });
 
 describe('reading the allows column', () => {

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { groupOf, loadCaptures, runConformance, type Report } from './lib.ts';
+import { scaled } from '../support/time.ts';
 
 // The forwarded namespace's captures and the recorded index (042): the rest is Lintel's own and covered by conformance.test.ts.
 const captures = loadCaptures().filter((c) => c.seq === '042' || groupOf(c, ['history/v1']) === 'history/v1');
@@ -12,7 +13,7 @@ const captures = loadCaptures().filter((c) => c.seq === '042' || groupOf(c, ['hi
 let report: Report;
 beforeAll(async () => {
   report = await runConformance({ captures, forward: ['history/v1'] });
-}, 120_000);
+}, scaled(120_000));
 
 describe('conformance with history/v1 forwarded to the recorded legacy origin', () => {
   it('serves every history/v1 capture', () => {

@@ -10,6 +10,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../support/app.ts';
+import { scaled } from '../support/time.ts';
 
 let app: TestApp;
 let source: string;
@@ -51,5 +52,5 @@ export const missing: Event['no_such_field'] = 1;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, scaled(60_000));
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import type { LegacyOrigin } from '../support/legacy-origin.ts';
 import { asCurl, fuzz, fuzzApp } from './harness.ts';
+import { scaled } from '../support/time.ts';
 
 const RUNS = Number(process.env.LINTEL_FUZZ_RUNS ?? 2500);
 const SEED = Number(process.env.LINTEL_FUZZ_SEED ?? 20261123);
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => close?.());
 
-it(`answers ${RUNS} generated requests without a 5xx, a leak or a broken error shape`, { timeout: 120_000 }, async () => {
+it(`answers ${RUNS} generated requests without a 5xx, a leak or a broken error shape`, { timeout: scaled(120_000) }, async () => {
   const report = await fuzz({ app, admin, origin, runs: RUNS, seed: SEED });
   expect(report.requests).toBe(RUNS);
   const shown = report.failures.slice(0, 5).map((f) => `${f.problem} (${f.status})\n  ${asCurl(f)}\n  ${f.body}`);

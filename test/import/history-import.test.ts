@@ -12,6 +12,7 @@ import type { OpenStore } from '../../src/store/store.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { testStore } from '../support/store.ts';
 import { addExtraRecords, legacySite, type LegacySite } from './support.ts';
+import { scaled } from '../support/time.ts';
 
 let site: LegacySite;
 let target: TestApp;
@@ -58,7 +59,7 @@ beforeAll(async () => {
   // Enough repeats for several pages of 100: runs of identical messages between other events.
   for (let i = 0; i < 230; i++) await entry(i % 5 === 4 ? { message: `Cache warmed ${i}`, level: 'notice' } : { message: 'Cache purged', level: 'info' });
   target = await emptyTarget();
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await site?.app.close();
@@ -66,7 +67,7 @@ afterAll(async () => {
   for (const s of opened) await s.close().catch(() => undefined);
 });
 
-describe('lintel import --only history', { timeout: 120_000 }, () => {
+describe('lintel import --only history', { timeout: scaled(120_000) }, () => {
   it('keeps every event with its ID, messages and occasions; the lists answer as the source\'s', async () => {
     expect((await listAll(target, 'ungrouped=true')).total).toBe('0');
     const summary = await runImport({ store: target.store, source: site.url, resources: history(), batchSize: 100 });

@@ -14,6 +14,7 @@ import { testApp, type TestApp } from '../support/app.ts';
 import { sandbox } from '../support/process.ts';
 import { testStore } from '../support/store.ts';
 import { addExtraRecords, legacySite, type LegacySite } from './support.ts';
+import { scaled } from '../support/time.ts';
 
 let site: LegacySite;
 let extra: { protectedId: number; draftId: number; hiddenId: number };
@@ -81,7 +82,7 @@ beforeAll(async () => {
   extra = await addExtraRecords(site);
   await addBulkEvents(120);
   target = await emptyTarget();
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await site?.app.close();
@@ -89,7 +90,7 @@ afterAll(async () => {
 });
 
 // Each test opens a store of its own and imports over HTTP: many seconds on a busy machine.
-describe('lintel import', { timeout: 120_000 }, () => {
+describe('lintel import', { timeout: scaled(120_000) }, () => {
   it('imports every resource; the target then answers as the source does, IDs kept', async () => {
     const events: ProgressEvent[] = [];
     const summary = await runImport({ store: target.store, source: site.url, resources: importResources(client()), onProgress: (e) => events.push(e) });
@@ -260,5 +261,5 @@ describe('lintel import', { timeout: 120_000 }, () => {
     } finally {
       await box.remove();
     }
-  }, 120_000);
+  }, scaled(120_000));
 });

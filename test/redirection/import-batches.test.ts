@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RedirectRepo } from '../../src/store/redirection/redirects.ts';
 import { testApp, type TestApp } from '../support/app.ts';
+import { scaled } from '../support/time.ts';
 
 const API = '/wp-json/redirection/v1';
 let app: TestApp;
@@ -99,7 +100,7 @@ describe('values that array literals treat specially', () => {
 });
 
 describe('a 30k-row import and other requests', () => {
-  it('/healthz answers while the import is still running', { timeout: 120_000 }, async () => {
+  it('/healthz answers while the import is still running', { timeout: scaled(120_000) }, async () => {
     await app.server.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.server.address() as AddressInfo;
     const order: string[] = [];

@@ -8,6 +8,7 @@ import { openApiPath } from '../../src/contract/openapi.ts';
 import { exampleOf } from '../../src/site/pages/api-docs.ts';
 import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
 import { hasChromium, launchChromium } from '../support/chromium.ts';
+import { scaled } from '../support/time.ts';
 
 type Doc = { openapi: string; servers: { url: string }[]; tags: { name: string; 'x-aliases'?: string[] }[]; paths: Record<string, Record<string, any>> };
 
@@ -141,7 +142,7 @@ describe('GET /api-docs/', () => {
       } finally {
         await browser.close();
       }
-    }, 90_000);
+    }, scaled(90_000));
   });
 
   it('has the example generator follow the schema', () => {

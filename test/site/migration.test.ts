@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShadowAnswer, ShadowComparison } from '../../src/store/shadow.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { hasChromium, launchChromium } from '../support/chromium.ts';
+import { scaled } from '../support/time.ts';
 
 let app: TestApp;
 const NOW = '2026-11-25T10:30:00Z';
@@ -85,6 +86,6 @@ describe('GET /lintel/migration', () => {
       } finally {
         await browser.close();
       }
-    }, 60_000);
+    }, scaled(60_000));
   });
 });

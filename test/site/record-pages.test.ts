@@ -10,6 +10,7 @@ import { eventWhen } from '../../src/site/pages/record-page.ts';
 import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
 import { CHROMIUM, hasChromium, launchChromium } from '../support/chromium.ts';
 import { lookupOver, record } from '../oembed/support.ts';
+import { scaled } from '../support/time.ts';
 
 const long = 'Supercalifragilisticexpialidocious-Midwinter-Big-Band-Extravaganza-With-Guests';
 const lookup = lookupOver([
@@ -91,7 +92,7 @@ describe.skipIf(!hasChromium)('record pages in Chromium', () => {
     await site.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await browser?.close();
   });
@@ -111,7 +112,7 @@ describe.skipIf(!hasChromium)('record pages in Chromium', () => {
         } finally {
           await page.close();
         }
-      }, 30_000);
+      }, scaled(30_000));
     }
   }
 });

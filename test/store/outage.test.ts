@@ -9,6 +9,7 @@ import { openStore } from '../../src/store/store.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { storeLane } from '../support/store.ts';
 import { postgresBin, startCluster, type Cluster } from './pg-cluster.ts';
+import { scaled } from '../support/time.ts';
 
 const bin = postgresBin();
 const skipped = storeLane !== 'postgres' ? 'only on the PostgreSQL lane' : !bin ? 'no PostgreSQL server binaries (initdb) under /usr/lib/postgresql' : null;
@@ -18,7 +19,7 @@ const ENV = { DATABASE_POOL_SIZE: '4', DATABASE_CONNECT_TIMEOUT_MS: '1000', DATA
 const NS = '/wp-json/calendar/events/v1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function until(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = scaled(20_000)): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -118,7 +119,7 @@ describe.skipIf(skipped)(`PostgreSQL outage${skipped ? ` (skipped: ${skipped})` 
     expect(stored.map((r) => r.id).sort((a, b) => a - b)).toEqual([...traffic.acknowledged].sort((a, b) => a - b));
     expect((await app.server.inject({ url: '/readyz' })).statusCode).toBe(200);
     expect(crashes).toEqual([]);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('answers 503 instead of hanging while the server is frozen, and recovers when it resumes', async () => {
     const traffic = load(2);
@@ -146,5 +147,5 @@ describe.skipIf(skipped)(`PostgreSQL outage${skipped ? ` (skipped: ${skipped})` 
     }
     expect([...traffic.statuses].every((s) => [200, 201, 503].includes(s))).toBe(true);
     expect(crashes).toEqual([]);
-  }, 60_000);
+  }, scaled(60_000));
 });

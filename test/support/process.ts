@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storeLane, throwawayDatabase } from './store.ts';
+import { scaled } from './time.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/lintel.js');
@@ -59,7 +60,7 @@ export async function sandbox(extra: Record<string, string> = {}): Promise<Sandb
 }
 
 /** Waits until a started server is ready (its "Lintel ready" log line) and returns the address it listens at. */
-export async function listening(proc: ReturnType<Sandbox['start']>, timeoutMs = 60_000): Promise<string> {
+export async function listening(proc: ReturnType<Sandbox['start']>, timeoutMs = scaled(60_000)): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const messages = proc
