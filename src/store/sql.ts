@@ -4,8 +4,12 @@
  * `transaction` joins the outer one, so a batch can wrap many writes in a single commit.
  * Driver errors that callers act on come out as the store's own types: `StoreUnavailable`, `UniqueViolation`.
  */
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { pgListen } from './pg-listen.ts';
@@ -105,6 +109,17 @@ export class JoinedTransaction implements Sql {
  * files are read through the operating system's page cache anyway, so small buffers cost little.
  */
 const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])];
+const INIT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
+
+/** initdb in a child process (pglite-init.ts): its memory leaves with it. */
+async function initCluster(dataDir: string): Promise<void> {
+  const child = spawn(process.execPath, ['--liftoff-only', INIT, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`creating the PGlite cluster in ${dataDir} failed (exit ${code}): ${err}`);
+}
 
 /**
  * Embedded PGlite under `dataDir` (null: in memory), started from `template` (a data folder's tarball,
@@ -118,9 +133,10 @@ const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 export async function openPglite(dataDir: string | null, opts: { template?: Blob; minFreeBytes?: number } = {}): Promise<SqlDriver> {
   const { template, minFreeBytes = 0 } = opts;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir && !template && !existsSync(path.join(dataDir, 'PG_VERSION'))) await initCluster(dataDir);
   const db = await PGlite.create(dataDir ?? undefined, {
     ...(template ? { loadDataDir: template } : {}),
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
+    startParams: PGLITE_START_PARAMS,
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: identity, [TIMESTAMP]: identity },
   });
   const room = dataDir && minFreeBytes > 0 ? () => ensureRoom(dataDir, minFreeBytes) : () => Promise.resolve();
