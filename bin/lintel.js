@@ -1,9 +1,11 @@
-#!/usr/bin/env -S node --liftoff-only
+#!/usr/bin/env -S node --liftoff-only --max-semi-space-size=8
 // --liftoff-only: V8 compiles the embedded PostgreSQL's 9 MB of WebAssembly with its baseline
 // compiler, then by default recompiles the hot functions with TurboFan in the background; measured
 // from outside, that tier-up took the server's peak memory from about 420 MB to 920 MB and took
 // the CPU from requests for many seconds after a start, for no higher steady throughput (README,
 // Footprint). The flag concerns WebAssembly only; `npm start` passes it too.
+// --max-semi-space-size=8 (MB): V8's default young generation grew to about 90 MB more resident memory
+// under load, measured from outside; 8 MB holds a request's garbage (README, Footprint).
 // The `lintel` command: Node runs the TypeScript sources itself (type stripping; the sources use
 // erasable syntax only), so there is neither a build step nor a transpiler at run time.
 // `npm install` brings Node 24 (the npm `node` package) and npm puts it first on PATH for
