@@ -1,9 +1,11 @@
 /**
- * `npm run bench [-- --duration 5 --connections 10 --postgres postgres://... --legacy http://127.0.0.1:8092]`:
+ * `npm run bench [-- --duration 5 --connections 10 --postgres postgres://... --legacy http://127.0.0.1:8092 --all | --only calendar]`:
  * first the cases as a client sees them (bench/outside.ts: wrk against `bin/lintel.js serve` and
  * bare node:http servers, each a process of its own, with the server's resident memory per case,
  * the command line's start time and the restart time), then req/s and p50/p99 latency of Lintel's
- * hot paths in process, each as a ratio to a bare node:http JSON server measured in the same run.
+ * hot paths in process, each as a ratio to a bare node:http JSON server measured in the same run; the
+ * case modules (bench/*.ts: sizes up to 1M rows, minutes each) only with --all or --only, so the default
+ * run stays a few minutes.
  * Prints tables and writes bench/results.json.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -17,11 +19,12 @@ import { measure, ratioTo, startLintel, type BenchContext, type Row } from './li
 const cli = new Command('bench')
   .option('--duration <s>', 'seconds per case', '5')
   .option('--connections <n>', 'concurrent connections', '10')
-  .option('--only <text>', 'run only the case modules whose file name contains this (the built-in cases always run)')
+  .option('--only <text>', 'also run the case modules whose file name contains this (the built-in cases always run)')
+  .option('--all', 'also run every case module')
   .option('--postgres <url>', 'also run the outside-the-process cases on a throwaway database of this PostgreSQL server')
   .option('--legacy <origin>', 'also measure the live legacy site\'s archive (e.g. http://127.0.0.1:8092)')
   .parse()
-  .opts<{ duration: string; connections: string; only?: string; postgres?: string; legacy?: string }>();
+  .opts<{ duration: string; connections: string; only?: string; all?: boolean; postgres?: string; legacy?: string }>();
 const duration = Number(cli.duration);
 const connections = Number(cli.connections);
 
@@ -95,7 +98,7 @@ const here = new URL('./', import.meta.url);
 const HARNESS = ['run.ts', 'lib.ts', 'outside.ts', 'bare-server.ts'];
 const modules = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !HARNESS.includes(f))
-  .filter((f) => !cli.only || f.includes(cli.only))
+  .filter((f) => cli.all || (cli.only !== undefined && f.includes(cli.only)))
   .sort();
 // Case modules measure in their own way (in-process loops against their own baseline, or
 // autocannon through ctx); rows without the load-test columns are printed as their module gave them.
