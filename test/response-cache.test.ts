@@ -9,19 +9,17 @@ import { testApp, type TestApp } from './support/app.ts';
 import { storeLane, throwawayDatabase } from './support/store.ts';
 import { openStore } from '../src/store/store.ts';
 import { storeConfig } from './support/store.ts';
-import { eventually } from './support/eventually.ts';
+import { eventually, feedCaughtUp } from './support/eventually.ts';
 
 const ARCHIVE = '/wp-json/calendar/events/v1/events?start_date=2020-01-01&per_page=50';
 const event = (title: string) => ({ title, start_date: '2027-05-01 20:00:00', end_date: '2027-05-01 22:00:00', status: 'publish' });
-
-const settle = () => new Promise((r) => setTimeout(r, 300));
 
 let app: TestApp;
 let admin: string;
 beforeAll(async () => {
   app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:00:00Z' } });
   admin = await app.auth('administrator');
-  await settle(); // the new user's announcement, before the first read is kept
+  await feedCaughtUp(app.store); // the new user's announcement, before the first read is kept
 });
 afterAll(() => app.close());
 
@@ -60,10 +58,10 @@ describe('response cache', () => {
 
   it('drops an answer when a write elsewhere to what it reads is announced, and keeps it for writes to other topics', async () => {
     await get(app);
-    await settle();
+    await feedCaughtUp(app.store);
     expect((await get(app)).headers['x-lintel-cache']).toBe('hit');
     await app.store.sql.query(`insert into redirection_groups (name, module_id) values ('elsewhere', 1)`);
-    await settle();
+    await feedCaughtUp(app.store);
     expect((await get(app)).headers['x-lintel-cache']).toBe('hit');
     await app.store.sql.query(`update calendar_events set title = 'Renamed Elsewhere' where id = (select max(id) from calendar_events)`);
     await eventually(async () => titles((await get(app)).body).includes('Renamed Elsewhere'));

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppPassword } from './app-passwords.ts';
 import { testApp, type TestApp } from '../../test/support/app.ts';
-import { eventually } from '../../test/support/eventually.ts';
+import { eventually, feedCaughtUp } from '../../test/support/eventually.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ describe('verified credentials', () => {
     const { password } = await createAppPassword(app.store, user.id, 'cache test');
     // The first use is recorded (a write to the passwords, announced on the feed): let it settle.
     expect(await drafts(basic('cached', password))).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    await feedCaughtUp(app.store);
     const users = app.store.users as unknown as { withAppPasswords: (...a: unknown[]) => Promise<unknown> };
     const original = users.withAppPasswords.bind(users);
     let reads = 0;

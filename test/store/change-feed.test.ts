@@ -6,15 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type OpenStore } from '../../src/store/store.ts';
 import { storeConfig, storeLane, testStore, throwawayDatabase } from '../support/store.ts';
-import { eventually } from '../support/eventually.ts';
+import { eventually, feedCaughtUp } from '../support/eventually.ts';
 
 let store: OpenStore;
 beforeAll(async () => {
   store = await testStore();
 });
 afterAll(() => store.close());
-
-const settle = () => new Promise((r) => setTimeout(r, 300));
 
 describe('change feed', () => {
   it('is live once the store is open', () => {
@@ -33,7 +31,7 @@ describe('change feed', () => {
   });
 
   it('announces nothing for a rolled-back transaction', async () => {
-    await settle();
+    await feedCaughtUp(store);
     const before = store.changes.version(['calendar']);
     await expect(
       store.transaction(async (tx) => {
@@ -41,7 +39,7 @@ describe('change feed', () => {
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
-    await settle();
+    await feedCaughtUp(store);
     expect(store.changes.version(['calendar'])).toBe(before);
   });
 
