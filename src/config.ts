@@ -71,7 +71,7 @@ const schema = z.object({
   LINTEL_AUTH_CACHE_S: integer(0, 3600).default(60),
   /** The response cache of anonymous reads: how long an answer may be served (0: no cache), and its size. */
   LINTEL_CACHE_TTL_S: integer(0, 86_400).default(30),
-  LINTEL_CACHE_MAX_MB: integer(1, 65_536).default(64),
+  LINTEL_CACHE_MAX_MB: integer(1, 65_536).default(16),
   /** `GET /metrics` answers only `Authorization: Bearer <this>`; unset, there is no /metrics. */
   LINTEL_METRICS_TOKEN: z.string().min(16, 'expected a token of at least 16 characters').optional(),
   /** Failed logins allowed per client over all logins in LINTEL_LOGIN_WINDOW_S before 429 (stops spraying many logins). */
