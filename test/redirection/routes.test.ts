@@ -77,6 +77,21 @@ describe('rules', () => {
     expect(r.body.data.details.filterBy).toEqual({ code: 'rest_invalid_param', message: 'Filter type is not supported: target', data: { status: 400 } });
   });
 
+  // rest_validate_value_from_schema checks the declared type before the enum.
+  it('a list for orderby or direction is of the wrong type, not outside the enum', async () => {
+    const r = await call('GET', '/log?orderby[]=url&direction[]=asc');
+    expect(r.status).toBe(400);
+    expect(r.body.data.params).toEqual({ orderby: 'orderby is not of type string.', direction: 'direction is not of type string.' });
+    expect(r.body.data.details.orderby).toEqual({ code: 'rest_invalid_type', message: 'orderby is not of type string.', data: { param: 'orderby' } });
+    expect((await call('GET', '/log?orderby=nope')).body.data.details.orderby.code).toBe('rest_not_in_enum');
+  });
+
+  it('a bulk item that is neither text nor a number names its index and the two types', async () => {
+    const r = await call('POST', '/bulk/log/delete', { items: [{ a: 1 }] });
+    expect(r.status).toBe(400);
+    expect(r.body.data.details.items).toEqual({ code: 'rest_invalid_type', message: 'items[0] is not of type string,number.', data: { param: 'items[0]' } });
+  });
+
   it('an empty filterBy is no filter', async () => {
     const r = await call('GET', '/redirect?filterBy=');
     expect(r.status).toBe(200);
