@@ -92,6 +92,14 @@ describe('rules', () => {
     expect(r.body.data.details.items).toEqual({ code: 'rest_invalid_type', message: 'items[0] is not of type string,number.', data: { param: 'items[0]' } });
   });
 
+  it('OPTIONS names in Allow the methods the caller may use, and sends no Allow header when there are none', async () => {
+    const options = (auth: string | null) => app.server.inject({ method: 'OPTIONS', url: '/wp-json/redirection/v1/setting', headers: auth ? { authorization: auth } : {} });
+    expect((await options(admin)).headers.allow).toBe('GET, POST, PUT, PATCH');
+    const anonymous = await options(null);
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers).not.toHaveProperty('allow');
+  });
+
   it('an empty filterBy is no filter', async () => {
     const r = await call('GET', '/redirect?filterBy=');
     expect(r.status).toBe(200);
