@@ -92,6 +92,17 @@ describe('rules', () => {
     expect(r.body.data.details.items).toEqual({ code: 'rest_invalid_type', message: 'items[0] is not of type string,number.', data: { param: 'items[0]' } });
   });
 
+  // sanitize_params visits the JSON body, then the form, then the query, each in the order sent.
+  it('invalid parameters are named in the order the request sent them, the body before the query', async () => {
+    expect((await call('GET', '/group?page[a]=1&direction[2]=asc&per_page[]=5')).body.message).toBe('Invalid parameter(s): page, direction, per_page');
+    expect((await call('POST', '/bulk/log/delete?page=-1', { direction: [1] })).body.message).toBe('Invalid parameter(s): direction, page');
+  });
+
+  it('a list with several bad items names only the first, as the legacy site stops there', async () => {
+    const r = await call('POST', '/bulk/404/delete', { items: [[1], [2]] });
+    expect(r.body.data.params).toEqual({ items: 'items[0] is not of type string,number.' });
+  });
+
   it('OPTIONS names in Allow the methods the caller may use, and sends no Allow header when there are none', async () => {
     const options = (auth: string | null) => app.server.inject({ method: 'OPTIONS', url: '/wp-json/redirection/v1/setting', headers: auth ? { authorization: auth } : {} });
     expect((await options(admin)).headers.allow).toBe('GET, POST, PUT, PATCH');
