@@ -36,8 +36,12 @@ export function validateArgs(args: CompiledArg[], params: Record<string, unknown
 
   const out: Record<string, unknown> = {};
   const failures = unstorable(params, path);
-  // The arguments with validate callbacks of their own first; the schema checks of the others only when those pass.
-  for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), args.filter((a) => !hasValidateCallback(a.schema))]) {
+  // The arguments with validate callbacks of their own first, in declaration order (has_valid_params); the schema
+  // checks of the others only when those pass, in the order the request sent them, unsent ones last (sanitize_params).
+  const sent = Object.keys(params);
+  const position = (a: CompiledArg) => (sent.includes(a.name) ? sent.indexOf(a.name) : sent.length);
+  const checked = args.filter((a) => !hasValidateCallback(a.schema)).sort((a, b) => position(a) - position(b));
+  for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), checked]) {
     for (const a of phase) {
       if (failures.has(a.name)) continue;
       const raw = params[a.name] === null ? undefined : params[a.name];
@@ -121,6 +125,8 @@ function toParamError(a: CompiledArg, issue: Issue): ParamError {
       }
       return { code: 'rest_invalid_type', message: `${param} is not of type ${typeName(s, issue.expected)}.`, data: { param } };
     case 'invalid_value':
+      // rest_validate_value_from_schema checks the type before the enum: a list for a string is of the wrong type.
+      if (s.type === 'string' && typeof issue.input !== 'string') return { code: 'rest_invalid_type', message: `${param} is not of type string.`, data: { param } };
       if (issue.values.length === 1) return { code: 'rest_not_in_enum', message: `${param} is not ${String(issue.values[0])}.`, data: null };
       return { code: 'rest_not_in_enum', message: `${param} is not one of ${wpList(issue.values)}.`, data: null };
     case 'too_small':
@@ -173,9 +179,9 @@ export function invalidParams(failures: Map<string, ParamError[]>) {
   const params = paramMap() as Record<string, string>;
   const details = paramMap() as Record<string, { code: string; message: string; data: unknown }>;
   for (const [name, list] of failures) {
-    // One rule can fail twice in zod (a whole number beyond the safe range and beyond the declared maximum): WordPress says it once.
-    params[name] = [...new Set(list.map((e) => e.message))].join(' ');
+    // WordPress stops at a value's first failure (the first bad item of a list); zod reports them all.
     const first = list[0];
+    params[name] = first?.message ?? '';
     if (first && first.code) details[name] = { code: first.code, message: first.message, data: first.data };
   }
   const names = [...failures.keys()].join(', ');

@@ -79,7 +79,9 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
     // Answered from the declaration alone: no permission or argument checks (rest_pre_dispatch).
     const route = table.find(loc.route);
     const body = route ? describeRoute(route.decl, (p) => urls.rest(p)) : [];
-    return send({ status: 200, body, headers: route ? { Allow: allowHeader(route, { user }) } : {}, route: null }, user);
+    // As for other methods, no Allow header when the caller may use no method of the route.
+    const allow = route ? allowHeader(route, { user }) : '';
+    return send({ status: 200, body, headers: allow ? { Allow: allow } : {}, route: null }, user);
   }
 
   const body = await readBody(header(req, 'content-type'), req.body);

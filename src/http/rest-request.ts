@@ -113,7 +113,8 @@ export function mergeParams(body: RestBody, method: string, query: Params, urlPa
   if (body.form && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) buckets.push(body.form);
   buckets.push(query, urlParams);
   const out = paramMap();
-  for (const b of buckets.reverse()) for (const [k, v] of Object.entries(b)) if (v !== null && v !== undefined) out[k] = v;
+  // The first bucket holding a key wins; keys keep the order WordPress visits them in (JSON, form, query, path).
+  for (const b of buckets) for (const [k, v] of Object.entries(b)) if (v !== null && v !== undefined && !Object.hasOwn(out, k)) out[k] = v;
   return out;
 }
 

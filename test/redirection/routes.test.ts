@@ -77,6 +77,40 @@ describe('rules', () => {
     expect(r.body.data.details.filterBy).toEqual({ code: 'rest_invalid_param', message: 'Filter type is not supported: target', data: { status: 400 } });
   });
 
+  // rest_validate_value_from_schema checks the declared type before the enum.
+  it('a list for orderby or direction is of the wrong type, not outside the enum', async () => {
+    const r = await call('GET', '/log?orderby[]=url&direction[]=asc');
+    expect(r.status).toBe(400);
+    expect(r.body.data.params).toEqual({ orderby: 'orderby is not of type string.', direction: 'direction is not of type string.' });
+    expect(r.body.data.details.orderby).toEqual({ code: 'rest_invalid_type', message: 'orderby is not of type string.', data: { param: 'orderby' } });
+    expect((await call('GET', '/log?orderby=nope')).body.data.details.orderby.code).toBe('rest_not_in_enum');
+  });
+
+  it('a bulk item that is neither text nor a number names its index and the two types', async () => {
+    const r = await call('POST', '/bulk/log/delete', { items: [{ a: 1 }] });
+    expect(r.status).toBe(400);
+    expect(r.body.data.details.items).toEqual({ code: 'rest_invalid_type', message: 'items[0] is not of type string,number.', data: { param: 'items[0]' } });
+  });
+
+  // sanitize_params visits the JSON body, then the form, then the query, each in the order sent.
+  it('invalid parameters are named in the order the request sent them, the body before the query', async () => {
+    expect((await call('GET', '/group?page[a]=1&direction[2]=asc&per_page[]=5')).body.message).toBe('Invalid parameter(s): page, direction, per_page');
+    expect((await call('POST', '/bulk/log/delete?page=-1', { direction: [1] })).body.message).toBe('Invalid parameter(s): direction, page');
+  });
+
+  it('a list with several bad items names only the first, as the legacy site stops there', async () => {
+    const r = await call('POST', '/bulk/404/delete', { items: [[1], [2]] });
+    expect(r.body.data.params).toEqual({ items: 'items[0] is not of type string,number.' });
+  });
+
+  it('OPTIONS names in Allow the methods the caller may use, and sends no Allow header when there are none', async () => {
+    const options = (auth: string | null) => app.server.inject({ method: 'OPTIONS', url: '/wp-json/redirection/v1/setting', headers: auth ? { authorization: auth } : {} });
+    expect((await options(admin)).headers.allow).toBe('GET, POST, PUT, PATCH');
+    const anonymous = await options(null);
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers).not.toHaveProperty('allow');
+  });
+
   it('an empty filterBy is no filter', async () => {
     const r = await call('GET', '/redirect?filterBy=');
     expect(r.status).toBe(200);

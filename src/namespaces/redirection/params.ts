@@ -41,8 +41,14 @@ export function listArgs<const O extends readonly [string, ...string[]]>(orderby
   };
 }
 
+/** `items`: each entry text or a number, else `items[N] is not of type string,number.` as the legacy site says. */
 export const itemsArg = (description: string) =>
-  arg.array(z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number').meta({ description: 'Item ID', type: ['string', 'number'] }), { description });
+  arg.array(
+    z.unknown().superRefine((v, ctx) => {
+      if (typeof v !== 'string' && typeof v !== 'number') ctx.addIssue({ code: 'invalid_type', expected: 'string', input: v });
+    }).meta({ description: 'Item ID', type: ['string', 'number'] }) as z.ZodType<string | number>,
+    { description },
+  );
 
 /**
  * An `items` entry as a record ID, read as the plugin's intval; null when no record can have it
