@@ -90,6 +90,11 @@ describe('stats', () => {
     expect(res.json().code).toBe('rest_forbidden_context');
     expect((await get(app, '/stats/summary?limit=101')).statusCode).toBe(400);
   });
+
+  it('checks context, page, per_page and search first (core validate callbacks), the stats parameters only when those pass', async () => {
+    expect((await get(app, '/stats/users?context[]=x&date_from[]=1')).json().message).toBe('Invalid parameter(s): context');
+    expect((await get(app, '/stats/users?date_from[]=1&limit=x')).json().message).toBe('Invalid parameter(s): date_from, limit');
+  });
 });
 
 describe('search options, search-user, backfill status', () => {
