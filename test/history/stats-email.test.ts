@@ -101,7 +101,16 @@ describe('search options, search-user, backfill status', () => {
   it('answers the search options with the months that have events and the loggers', async () => {
     const body = (await get(app, '/search-options')).json();
     expect(body.dates.result_months).toEqual([{ yearMonth: '2026-11' }, { yearMonth: '2026-09' }]);
-    expect(body.loggers.map((l: { slug: string }) => l.slug)).toContain('Plugin_Redirection');
+    // The plugin's 29 loggers with their own search labels, whether or not Lintel writes as them.
+    expect(body.loggers).toHaveLength(29);
+    expect(body.loggers[2]).toEqual({
+      slug: 'CustomEntryLogger',
+      name: 'Custom Entry Logger',
+      search_data: { search: { label: 'Custom entries', options: ['CustomEntryLogger:custom_entry_added'] }, search_options: [{ label: 'Custom entry added', options: ['CustomEntryLogger:custom_entry_added'] }] },
+    });
+    // An editor is offered the loggers whose capability an editor has (edit_posts, upload_files, edit_pages, moderate_comments).
+    const editor = (await get(app, '/search-options', await app.auth('editor'))).json();
+    expect(editor.loggers.map((l: { slug: string }) => l.slug)).toEqual(['CustomEntryLogger', 'NotesLogger', 'PluginEnableMediaReplaceLogger', 'SimpleCommentsLogger', 'SimpleLogger', 'SimpleMediaLogger', 'SimplePostLogger']);
     expect(body.initiators[0]).toEqual({ value: 'wp_user', label: 'WordPress user' });
     expect(body.current_user_can_manage_options).toBe(true);
   });

@@ -12,7 +12,7 @@ import { toObject } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import { LOGGERS } from './loggers.ts';
+import { ALL_LOGGERS, mayReadLogger } from './loggers.ts';
 
 export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as const;
 
@@ -83,7 +83,7 @@ export type ListArgs = Args<ReturnType<typeof listArgs>>;
 /** Loggers the user may read; null when every logger is readable. */
 export function readableLoggers(user: User | null): string[] | null {
   if (can(user, 'manage_options')) return null;
-  return Object.entries(LOGGERS).filter(([, l]) => can(user, l.capability)).map(([slug]) => slug);
+  return ALL_LOGGERS.filter((l) => mayReadLogger(user, l)).map((l) => l.slug);
 }
 
 function initiators(name: string, v: unknown): string[] | undefined {

@@ -13,7 +13,7 @@ import type { HistoryRow } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from './log.ts';
-import { LOGGERS } from './loggers.ts';
+import { ALL_LOGGERS, mayReadLogger } from './loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
 import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
@@ -243,17 +243,10 @@ async function dateFilter(ctx: RestContext) {
 
 async function searchOptions(ctx: RestContext): Promise<RestResult> {
   const months = await ctx.store.history.months();
-  const readable = readableLoggers(ctx.user);
   return {
     body: {
       dates: { ...(await dateFilter(ctx)), result_months: months.map((yearMonth) => ({ yearMonth })) },
-      loggers: Object.entries(LOGGERS)
-        .filter(([slug]) => !readable || readable.includes(slug))
-        .map(([slug, l]) => ({
-          slug,
-          name: l.name,
-          search_data: { search: { label: `All ${l.name.toLowerCase()} activity`, options: Object.keys(l.messages).map((k) => `${slug}:${k}`) } },
-        })),
+      loggers: ALL_LOGGERS.filter((l) => mayReadLogger(ctx.user, l)).map(({ slug, name, search_data }) => ({ slug, name, search_data })),
       initiators: [
         { value: 'wp_user', label: 'WordPress user' },
         { value: 'web_user', label: 'Anonymous web user' },
