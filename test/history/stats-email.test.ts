@@ -111,6 +111,11 @@ describe('search options, search-user, backfill status', () => {
     // An editor is offered the loggers whose capability an editor has (edit_posts, upload_files, edit_pages, moderate_comments).
     const editor = (await get(app, '/search-options', await app.auth('editor'))).json();
     expect(editor.loggers.map((l: { slug: string }) => l.slug)).toEqual(['CustomEntryLogger', 'NotesLogger', 'PluginEnableMediaReplaceLogger', 'SimpleCommentsLogger', 'SimpleLogger', 'SimpleMediaLogger', 'SimplePostLogger']);
+    // The months are those of the loggers the reader may read: none for a subscriber; the page estimates count every event.
+    const subscriber = (await get(app, '/search-options', await app.auth('subscriber'))).json();
+    expect([subscriber.loggers, subscriber.dates.result_months]).toEqual([[], []]);
+    expect(subscriber.dates.arr_days_and_pages).toEqual(body.dates.arr_days_and_pages);
+    expect((await get(app, '/search-options', null)).json()).toEqual({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view events.', data: { status: 401 } });
     expect(body.initiators[0]).toEqual({ value: 'wp_user', label: 'WordPress user' });
     expect(body.current_user_can_manage_options).toBe(true);
   });

@@ -242,7 +242,8 @@ async function dateFilter(ctx: RestContext) {
 }
 
 async function searchOptions(ctx: RestContext): Promise<RestResult> {
-  const months = await ctx.store.history.months();
+  // The months of the loggers the reader may read; the page estimates count every event (as the plugin does).
+  const months = await ctx.store.history.months(readableLoggers(ctx.user));
   return {
     body: {
       dates: { ...(await dateFilter(ctx)), result_months: months.map((yearMonth) => ({ yearMonth })) },
@@ -300,7 +301,7 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
     route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, response: json(z.object({ completed: z.boolean(), type_stats: z.record(z.string(), z.unknown()) })), permission: loggedIn, handler: backfillStatus })),
-    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
+    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: viewer, handler: (ctx) => searchOptions(ctx) })),
     route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: userSearcher, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
       route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
