@@ -363,8 +363,12 @@ export class HistoryRepo {
     return r.n;
   }
 
-  async months(): Promise<string[]> {
-    const rows = await this.sql.query<{ m: string }>(`select distinct to_char(hour, 'YYYY-MM') as m from history_hourly order by 1 desc`);
+  /** The months (GMT) holding events of the readable loggers (null: all), newest first. */
+  async months(readable: string[] | null): Promise<string[]> {
+    const rows = await this.sql.query<{ m: string }>(
+      `select distinct to_char(hour, 'YYYY-MM') as m from history_hourly where $1::text[] is null or logger = any($1::text[]) order by 1 desc`,
+      [readable],
+    );
     return rows.map((r) => r.m);
   }
 

@@ -123,6 +123,15 @@ describe('GET /events', () => {
     expect((await get('/events/has-updates')).json().code).toBe('rest_missing_callback_param');
   });
 
+  it('checks context and search first, as the legacy validate callbacks, and page, per_page with the typed filters only when those pass', async () => {
+    // The plugin redeclares page and per_page without core's validate callback.
+    const first = (await get('/events?context[]=x&per_page[]=5&initiator=robot')).json();
+    expect(first.message).toBe('Invalid parameter(s): context, initiator');
+    const then = (await get('/events?per_page[]=5&page=x')).json();
+    expect(Object.keys(then.data.params).sort()).toEqual(['page', 'per_page']);
+    expect((await get('/events?exclude_initiator=robot')).json().data.params.exclude_initiator).toBe('exclude_initiator is not one of wp_user, web_user, wp, wp_cli, other');
+  });
+
   it('shows an editor only the loggers an editor may read', async () => {
     expect((await get('/events?ungrouped=true', editor)).json().map((e: { logger: string }) => e.logger)).toEqual(['CustomEntryLogger']);
   });
@@ -135,6 +144,9 @@ describe('GET /events', () => {
     const refused = await get(`/events?surrounding_event_id=${all[3]}`, editor);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe('You do not have permission to view surrounding events. This feature requires administrator privileges.');
+    // A permission callback refused it: no method is left in Allow (nor on has-updates, which shares the check).
+    expect(refused.headers.allow).toBeUndefined();
+    expect((await get(`/events/has-updates?since_id=1&surrounding_event_id=${all[3]}`, editor)).statusCode).toBe(403);
   });
 });
 
@@ -149,6 +161,14 @@ describe('has-updates and single events', () => {
     expect((await get(`/events/${all[0]}`)).json().id).toBe(all[0]);
     expect((await get('/events/999999')).json()).toEqual({ code: 'rest_event_invalid_id', message: 'Invalid event ID.', data: { status: 404 } });
     expect((await get(`/events/${all[1]}`, editor)).json().code).toBe('rest_forbidden_context');
+  });
+
+  it('reads the ID a query parameter gives over the path, and leaves GET out of Allow for a missing or unreadable event', async () => {
+    const all = ids(await get('/events?ungrouped=true&per_page=100'));
+    expect((await get(`/events/${all[0]}?id=${all[1]}`)).json().id).toBe(all[1]);
+    expect((await get('/events/999999')).headers.allow).toBeUndefined();
+    expect((await get(`/events/${all[1]}`, editor)).headers.allow).toBeUndefined();
+    expect((await get(`/events/${all[0]}`)).headers.allow).toBe('GET');
   });
 });
 

@@ -90,13 +90,32 @@ describe('stats', () => {
     expect(res.json().code).toBe('rest_forbidden_context');
     expect((await get(app, '/stats/summary?limit=101')).statusCode).toBe(400);
   });
+
+  it('checks context, page, per_page and search first (core validate callbacks), the stats parameters only when those pass', async () => {
+    expect((await get(app, '/stats/users?context[]=x&date_from[]=1')).json().message).toBe('Invalid parameter(s): context');
+    expect((await get(app, '/stats/users?date_from[]=1&limit=x')).json().message).toBe('Invalid parameter(s): date_from, limit');
+  });
 });
 
 describe('search options, search-user, backfill status', () => {
   it('answers the search options with the months that have events and the loggers', async () => {
     const body = (await get(app, '/search-options')).json();
     expect(body.dates.result_months).toEqual([{ yearMonth: '2026-11' }, { yearMonth: '2026-09' }]);
-    expect(body.loggers.map((l: { slug: string }) => l.slug)).toContain('Plugin_Redirection');
+    // The plugin's 29 loggers with their own search labels, whether or not Lintel writes as them.
+    expect(body.loggers).toHaveLength(29);
+    expect(body.loggers[2]).toEqual({
+      slug: 'CustomEntryLogger',
+      name: 'Custom Entry Logger',
+      search_data: { search: { label: 'Custom entries', options: ['CustomEntryLogger:custom_entry_added'] }, search_options: [{ label: 'Custom entry added', options: ['CustomEntryLogger:custom_entry_added'] }] },
+    });
+    // An editor is offered the loggers whose capability an editor has (edit_posts, upload_files, edit_pages, moderate_comments).
+    const editor = (await get(app, '/search-options', await app.auth('editor'))).json();
+    expect(editor.loggers.map((l: { slug: string }) => l.slug)).toEqual(['CustomEntryLogger', 'NotesLogger', 'PluginEnableMediaReplaceLogger', 'SimpleCommentsLogger', 'SimpleLogger', 'SimpleMediaLogger', 'SimplePostLogger']);
+    // The months are those of the loggers the reader may read: none for a subscriber; the page estimates count every event.
+    const subscriber = (await get(app, '/search-options', await app.auth('subscriber'))).json();
+    expect([subscriber.loggers, subscriber.dates.result_months]).toEqual([[], []]);
+    expect(subscriber.dates.arr_days_and_pages).toEqual(body.dates.arr_days_and_pages);
+    expect((await get(app, '/search-options', null)).json()).toEqual({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view events.', data: { status: 401 } });
     expect(body.initiators[0]).toEqual({ value: 'wp_user', label: 'WordPress user' });
     expect(body.current_user_can_manage_options).toBe(true);
   });

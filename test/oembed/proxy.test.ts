@@ -63,6 +63,15 @@ describe('oEmbed proxy', () => {
     expect(r.json().data.params.format).toBe('format is not one of json and xml.');
   });
 
+  it('reads maxwidth and maxheight with absint, never refusing them (as WordPress, whose sanitize callback replaces the type check)', async () => {
+    hits.length = 0;
+    const r = await app.server.inject({ method: 'GET', url: `/wp-json/oembed/1.0/proxy?url=${encodeURIComponent(`${origin}/video/1`)}&maxwidth[][]=-4&maxheight=-320px`, headers: { authorization: editor } });
+    expect(r.statusCode).toBe(200);
+    const asked = new URL(hits.at(-1)!, origin).searchParams;
+    expect([asked.get('maxwidth'), asked.get('maxheight')]).toEqual(['1', '320']);
+    expect((await proxy({ url: '0x1f', maxwidth: 'wide' })).json()).toEqual({ code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } });
+  });
+
   it('asks the configured provider with the size, url, dnt and json format, and sanitizes the html', async () => {
     hits.length = 0;
     const r = await proxy({ url: `${origin}/video/1`, maxwidth: '500' });

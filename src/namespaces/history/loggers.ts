@@ -1,14 +1,41 @@
 /**
- * The legacy loggers Lintel writes as: their slugs, capabilities, `via` line and message templates
- * by message key (the uninterpolated `message` of each row), in the legacy wording.
+ * The legacy loggers: all the plugin's loggers as its search options list them, with who may read
+ * their events; and those Lintel writes as, with their `via` line and message templates by message
+ * key (the uninterpolated `message` of each row), in the legacy wording.
  */
-import type { Capability } from '../../auth/roles.ts';
+import { can, type Capability, type User } from '../../auth/roles.ts';
+import legacyLoggers from './legacy-loggers.json' with { type: 'json' };
+
+/**
+ * A logger of Simple History 5.23.1 as `search-options` lists it to an administrator (read from
+ * the legacy answer), with the WordPress capability its `get_info()` declares (default manage_options).
+ */
+export interface LegacyLogger {
+  slug: string;
+  capability: string;
+  name: string;
+  /** Search labels and their `Logger:message_key` options; PHP's empty array when it has none. */
+  search_data: Record<string, unknown> | [];
+}
+
+export const ALL_LOGGERS: readonly LegacyLogger[] = legacyLoggers as LegacyLogger[];
+
+/** The WordPress capabilities the loggers name, as the roles Lintel knows grant them. */
+const GRANTED_AS: Record<string, Capability> = {
+  edit_posts: 'edit_posts',
+  upload_files: 'publish_posts',
+  edit_pages: 'edit_others_posts',
+  moderate_comments: 'edit_others_posts',
+};
+
+/** Whether the user may read the logger's events (user_can with its capability); admin-only capabilities are manage_options. */
+export function mayReadLogger(user: User | null, logger: LegacyLogger): boolean {
+  return can(user, GRANTED_AS[logger.capability] ?? 'manage_options');
+}
 
 export interface LoggerInfo {
   name: string;
   via: string | null;
-  /** Who may read its events (the legacy logger capability). */
-  capability: Capability;
   messages: Record<string, string>;
 }
 
@@ -16,13 +43,11 @@ export const LOGGERS: Record<string, LoggerInfo> = {
   CustomEntryLogger: {
     name: 'Custom Entry Logger',
     via: null,
-    capability: 'edit_others_posts',
     messages: { custom_entry_added: 'Added a custom entry: {message}' },
   },
   SimplePostLogger: {
     name: 'Post Logger',
     via: null,
-    capability: 'edit_others_posts',
     messages: {
       post_created: 'Created {post_type} "{post_title}"',
       post_updated: 'Updated {post_type} "{post_title}"',
@@ -34,7 +59,6 @@ export const LOGGERS: Record<string, LoggerInfo> = {
   SimpleCategoriesLogger: {
     name: 'Categories Logger',
     via: null,
-    capability: 'manage_categories',
     messages: {
       created_term: 'Added term "{term_name}" in taxonomy "{term_taxonomy}"',
       edited_term: 'Edited term "{to_term_name}" in taxonomy "{to_term_taxonomy}"',
@@ -44,7 +68,6 @@ export const LOGGERS: Record<string, LoggerInfo> = {
   Plugin_Redirection: {
     name: 'Redirection',
     via: 'In plugin Redirection',
-    capability: 'manage_options',
     messages: {
       redirection_redirection_added: 'Added a redirection for URL "{source_url}"',
       redirection_redirection_edited: 'Edited redirection for URL "{prev_source_url}"',
@@ -64,7 +87,6 @@ export const LOGGERS: Record<string, LoggerInfo> = {
   SimpleUserLogger: {
     name: 'User Logger',
     via: null,
-    capability: 'manage_options',
     messages: {
       user_logged_in: 'Logged in',
       user_login_failed: 'Failed to login with username "{login}" (incorrect password entered)',
@@ -78,7 +100,6 @@ export const LOGGERS: Record<string, LoggerInfo> = {
   SimpleOptionsLogger: {
     name: 'Options Logger',
     via: null,
-    capability: 'manage_options',
     messages: { option_updated: 'Updated setting "{option}" on the "{option_page}" settings page' },
   },
 };

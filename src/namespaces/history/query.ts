@@ -12,31 +12,32 @@ import { toObject } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import { LOGGERS } from './loggers.ts';
+import { ALL_LOGGERS, mayReadLogger } from './loggers.ts';
 
 export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as const;
 
 const strings = (description: string) => arg.array(z.string(), { description });
 const ints = (description: string) => arg.array(item.integer(), { description });
-/** validate_initiator_param: one initiator or a list of them, each a known one. */
-const initiatorArg = (description: string) =>
+/** validate_initiator_param: one initiator or a list of them, each a known one; its messages name the parameter. */
+const initiatorArg = (name: string, description: string) =>
   withValidateCallback(
     arg.untyped({ description, keywords: { type: ['string', 'array'], items: { type: 'string' } } }).superRefine((v, ctx) => {
       if (v === undefined) return;
       const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { wp: { code: 'rest_invalid_param', message, data: { status: 400 } } } });
       const list = typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v) : null;
-      if (list === null) return fail('initiator must be a string or array of strings');
-      if (!list.every((i) => typeof i === 'string' && (INITIATORS as readonly string[]).includes(i))) fail(`initiator is not one of ${INITIATORS.join(', ')}`);
+      if (list === null) return fail(`${name} must be a string or array of strings`);
+      if (!list.every((i) => typeof i === 'string' && (INITIATORS as readonly string[]).includes(i))) fail(`${name} is not one of ${INITIATORS.join(', ')}`);
     }),
   );
 
 /** The list routes' arguments (has-updates requires `since_id`), which the filter is built from. */
 export function listArgs(sinceIdRequired: boolean) {
   return {
-    // WP_REST_Controller's collection parameters name rest_validate_request_arg as their validate callback.
+    // WP_REST_Controller's collection parameters name rest_validate_request_arg as their validate
+    // callback; the plugin redeclares page and per_page without one (checked with the typed ones).
     context: withValidateCallback(arg.string({ description: 'Scope under which the request is made; determines fields present in response.', default: 'view' })),
-    page: withValidateCallback(arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 })),
-    per_page: withValidateCallback(arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 })),
+    page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
+    per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
     search: withValidateCallback(arg.string({ description: 'Limit results to those matching a string.' })),
     type: arg.enum(['overview', 'occasions'], { description: 'Type of result to return.', default: 'overview' }),
     logRowID: arg.integer({ description: 'Limit result set to rows with id lower than this.' }),
@@ -60,7 +61,7 @@ export function listArgs(sinceIdRequired: boolean) {
     offset: arg.integer({ description: 'Offset the result set by a specific number of items.' }),
     include_sticky: arg.boolean({ description: 'Include sticky events in the result set.', default: false }),
     only_sticky: arg.boolean({ description: 'Only return sticky events.', default: false }),
-    initiator: initiatorArg('Limit result set to events from specific initiator(s).'),
+    initiator: initiatorArg('initiator', 'Limit result set to events from specific initiator(s).'),
     context_filters: arg.untyped({ description: 'Context filters as key-value pairs to filter events by context data.', keywords: { type: 'object', additionalProperties: { type: 'string' } } }),
     ip_address: arg.string({ description: "Limit result set to events from this IP address. Anonymized IP addresses with a '.x' suffix are accepted." }),
     metadata_search: arg.string({ description: 'Plain-text search in all event metadata.' }),
@@ -73,7 +74,7 @@ export function listArgs(sinceIdRequired: boolean) {
     exclude_messages: strings('Exclude events with these messages. Format: LoggerSlug:message.'),
     exclude_users: ints('Exclude events from these user IDs.'),
     exclude_user: arg.integer({ description: 'Exclude events from this user ID.' }),
-    exclude_initiator: initiatorArg('Exclude events from specific initiator(s).'),
+    exclude_initiator: initiatorArg('exclude_initiator', 'Exclude events from specific initiator(s).'),
   };
 }
 
@@ -82,7 +83,7 @@ export type ListArgs = Args<ReturnType<typeof listArgs>>;
 /** Loggers the user may read; null when every logger is readable. */
 export function readableLoggers(user: User | null): string[] | null {
   if (can(user, 'manage_options')) return null;
-  return Object.entries(LOGGERS).filter(([, l]) => can(user, l.capability)).map(([slug]) => slug);
+  return ALL_LOGGERS.filter((l) => mayReadLogger(user, l)).map((l) => l.slug);
 }
 
 function initiators(name: string, v: unknown): string[] | undefined {

@@ -13,7 +13,7 @@ import type { HistoryRow } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from './log.ts';
-import { LOGGERS } from './loggers.ts';
+import { ALL_LOGGERS, mayReadLogger } from './loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
 import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
@@ -24,6 +24,24 @@ const P = (path: string) => `/${NAMESPACE}${path}`;
 const ID = '(?P<id>[\\d]+)';
 
 const viewer = needs('read', errors.history.cannotViewEvents);
+/**
+ * The lists: surrounding events need an administrator. The legacy site checks this in the
+ * permission callback, so a refused request leaves no method in `Allow`.
+ */
+type Surrounding = { surrounding_event_id?: number };
+const listViewer: Permission<Surrounding> = onRecord<Surrounding>(
+  { ...viewer, check: (ctx, a) => (mayAskSurrounding(ctx, a) ? true : errors.history.cannotViewSurrounding(true)) },
+  async (ctx, a) => mayAskSurrounding(ctx, a),
+);
+function mayAskSurrounding(ctx: RestContext, a: Surrounding): boolean {
+  return a.surrounding_event_id === undefined || can(ctx.user, 'manage_options');
+}
+/** One event: its permission callback looks it up and checks its logger, so a missing or unreadable one leaves no method in `Allow`. */
+const eventViewer = onRecord(viewer, async (ctx, a) => {
+  const row = await ctx.store.history.byId((a as { id: number }).id);
+  const readable = readableLoggers(ctx.user);
+  return row !== null && (!readable || readable.includes(row.logger));
+});
 const updater = needs('manage_options', errors.history.cannotUpdateEvents);
 /** Stick and unstick: the legacy permission check looks the event up, so a missing one leaves no method in `Allow`. */
 const eventUpdater = onRecord(updater, async (ctx, a) => (await ctx.store.history.byId((a as { id: number }).id)) !== null);
@@ -106,9 +124,6 @@ async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
 }
 
 async function surrounding(ctx: RestContext, id: number, count: number): Promise<RestResult> {
-  if (!can(ctx.user, 'manage_options')) {
-    throw errors.history.cannotViewSurrounding(ctx.user !== null);
-  }
   const s = await ctx.store.history.surrounding(id, count);
   if (!s.center) throw errors.history.invalidEventId();
   const rows = [...s.before, s.center, ...s.after];
@@ -227,18 +242,12 @@ async function dateFilter(ctx: RestContext) {
 }
 
 async function searchOptions(ctx: RestContext): Promise<RestResult> {
-  const months = await ctx.store.history.months();
-  const readable = readableLoggers(ctx.user);
+  // The months of the loggers the reader may read; the page estimates count every event (as the plugin does).
+  const months = await ctx.store.history.months(readableLoggers(ctx.user));
   return {
     body: {
       dates: { ...(await dateFilter(ctx)), result_months: months.map((yearMonth) => ({ yearMonth })) },
-      loggers: Object.entries(LOGGERS)
-        .filter(([slug]) => !readable || readable.includes(slug))
-        .map(([slug, l]) => ({
-          slug,
-          name: l.name,
-          search_data: { search: { label: `All ${l.name.toLowerCase()} activity`, options: Object.keys(l.messages).map((k) => `${slug}:${k}`) } },
-        })),
+      loggers: ALL_LOGGERS.filter((l) => mayReadLogger(ctx.user, l)).map(({ slug, name, search_data }) => ({ slug, name, search_data })),
       initiators: [
         { value: 'wp_user', label: 'WordPress user' },
         { value: 'web_user', label: 'Anonymous web user' },
@@ -276,7 +285,7 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(
       NAMESPACE,
       P('/events'),
-      endpoint({ methods: ['GET'], args: eventListArgs(false), response: json(z.array(HistoryEvent)), permission: viewer, handler: (ctx, a) => listEvents(ctx, a) }),
+      endpoint({ methods: ['GET'], args: eventListArgs(false), response: json(z.array(HistoryEvent)), permission: listViewer, handler: (ctx, a) => listEvents(ctx, a) }),
       endpoint({
         methods: ['POST'],
         args: entryArgs,
@@ -285,14 +294,14 @@ export function historyRoutes(services: Services): RouteDecl[] {
         handler: (ctx, a) => createEntry(ctx, a),
       }),
     ),
-    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: eventListArgs(true), response: json(z.object({ new_events_count: z.int().nullable() })), permission: viewer, handler: (ctx, a) => hasUpdates(ctx, a) })),
-    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, path: ['id'], response: json(HistoryEvent), permission: viewer, handler: (ctx, a) => singleEvent(ctx, a.id) })),
+    route(NAMESPACE, P('/events/has-updates'), endpoint({ methods: ['GET'], args: eventListArgs(true), response: json(z.object({ new_events_count: z.int().nullable() })), permission: listViewer, handler: (ctx, a) => hasUpdates(ctx, a) })),
+    route(NAMESPACE, P(`/events/${ID}`), endpoint({ methods: ['GET'], args: idArg, path: ['id'], response: json(HistoryEvent), permission: eventViewer, handler: (ctx, a) => singleEvent(ctx, a.id) })),
     route(NAMESPACE, P(`/events/${ID}/stick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], response: json(HistoryEvent), permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, true) })),
     route(NAMESPACE, P(`/events/${ID}/unstick`), endpoint({ methods: ['POST'], args: idArg, path: ['id'], response: json(HistoryEvent), permission: eventUpdater, handler: (ctx, a) => setSticky(ctx, a.id, false) })),
     route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
     route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, response: json(z.object({ completed: z.boolean(), type_stats: z.record(z.string(), z.unknown()) })), permission: loggedIn, handler: backfillStatus })),
-    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: loggedIn, handler: (ctx) => searchOptions(ctx) })),
+    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: viewer, handler: (ctx) => searchOptions(ctx) })),
     route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: userSearcher, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
       route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),

@@ -3,18 +3,23 @@
  * counts (flat in the size of the log). Each kind is a set of `Logger:message_key` pairs.
  */
 import { fmt, instantToWall, phpDate, wallToInstant } from '../../site/time.ts';
-import { arg } from '../../contract/args.ts';
+import { arg, withValidateCallback } from '../../contract/args.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;
 export type StatName = (typeof STAT_NAMES)[number];
 
+/**
+ * WP_REST_Controller's collection parameters (context, page, per_page, search) name
+ * rest_validate_request_arg as their validate callback and are checked first; the stats' own are
+ * typed only, checked when those pass.
+ */
 export const statsArgs = {
-  context: arg.string({ description: 'Scope under which the request is made; determines fields present in response.' }),
-  page: arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-  per_page: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-  search: arg.string({ description: 'Limit results to those matching a string.' }),
+  context: withValidateCallback(arg.string({ description: 'Scope under which the request is made; determines fields present in response.' })),
+  page: withValidateCallback(arg.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 })),
+  per_page: withValidateCallback(arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 })),
+  search: withValidateCallback(arg.string({ description: 'Limit results to those matching a string.' })),
   date_from: arg.integer({ description: 'Start date as Unix timestamp. If not provided, defaults to 30 days ago.' }),
   date_to: arg.integer({ description: 'End date as Unix timestamp. If not provided, defaults to end of today.' }),
   limit: arg.integer({ description: 'Maximum number of items to be returned in result set.', default: 50, minimum: 1, maximum: 100 }),

@@ -20,9 +20,22 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 }
 
+/**
+ * PHP's absint, `abs((int) $v)`, the sanitize callback of the oEmbed widths: a string's leading
+ * number (0 without one), 1 for a non-empty array; never an error.
+ */
+export function absint(v: unknown): number {
+  let n = 0;
+  if (typeof v === 'number' || typeof v === 'boolean') n = Number(v);
+  else if (typeof v === 'string') n = Number(/^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(v)?.[0].trim() ?? 0);
+  else if (v !== null && typeof v === 'object') n = Object.keys(v).length ? 1 : 0;
+  // PHP casts an infinite or non-numeric float to 0.
+  return Number.isFinite(n) ? Math.abs(Math.trunc(n)) : 0;
+}
+
 /** Width between 200 and 600 (absint of what was asked); height 16:9 of it, at least 200. */
 export function embedSize(maxwidth: unknown): { width: number; height: number } {
-  const asked = Math.abs(Math.trunc(Number.parseFloat(String(maxwidth))) || 0);
+  const asked = absint(maxwidth);
   const width = Math.min(Math.max(200, asked), 600);
   return { width, height: Math.max(Math.ceil((width * 9) / 16), 200) };
 }

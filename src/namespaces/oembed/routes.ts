@@ -11,7 +11,7 @@ import { endpoint, route, type RestResult, type RouteDecl } from '../../contract
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import { upstreamFetcher } from '../../upstream/fetch.ts';
-import { embedDocument, OembedDocument, oembedXml, XML_TYPE } from './document.ts';
+import { absint, embedDocument, OembedDocument, oembedXml, XML_TYPE } from './document.ts';
 import { publicEmbeddable, type EmbeddableLookup } from './embeddable.ts';
 import { loadProviders } from './providers.ts';
 import { OembedProxy, type RemoteOembed } from './proxy.ts';
@@ -67,8 +67,9 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
         args: {
           url: urlArg(),
           format: arg.enum(['json', 'xml'], { description: 'The oEmbed format to use.', default: 'json' }),
-          maxwidth: arg.integer({ description: 'The maximum width of the embed frame in pixels.', default: 600 }),
-          maxheight: arg.integer({ description: 'The maximum height of the embed frame in pixels.' }),
+          // Declared integers whose sanitize callback is absint: WordPress then never checks their type.
+          maxwidth: arg.untyped({ description: 'The maximum width of the embed frame in pixels.', default: 600, keywords: { type: 'integer' } }),
+          maxheight: arg.untyped({ description: 'The maximum height of the embed frame in pixels.', keywords: { type: 'integer' } }),
           discover: arg.boolean({ description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.', default: true }),
         },
         response: json(OembedDocument),
@@ -78,8 +79,8 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
             const url = parseUrl(a.url);
             // URLs of this site are answered from its own records, without a request to itself.
             if (!url || url.origin === new URL(ctx.urls.base).origin) return localDocument(lookup, ctx, url, a.maxwidth);
-            const maxwidth = Math.abs(a.maxwidth);
-            const maxheight = a.maxheight === undefined ? undefined : Math.abs(a.maxheight);
+            const maxwidth = absint(a.maxwidth);
+            const maxheight = a.maxheight === undefined ? undefined : absint(a.maxheight);
             const data = await proxy.get({ url: url.href, maxwidth, maxheight, discover: a.discover });
             if (!data) throw errors.oembed.invalidUrl();
             return data;
