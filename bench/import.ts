@@ -21,7 +21,8 @@ const BIN = path.join(import.meta.dirname, '../bin/lintel.js');
 
 /** Runs `lintel` under `/usr/bin/time -v`: its output and its peak resident set in MB. */
 function lintel(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; peakMb: number }> {
-  const child = spawn('/usr/bin/time', ['-v', process.execPath, BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LINTEL_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // With the Node flags of the bin file's shebang line, as `npx lintel` runs it.
+  const child = spawn('/usr/bin/time', ['-v', process.execPath, '--liftoff-only', BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LINTEL_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -17,6 +17,7 @@ import { restFailure, siteFailure } from './failure.ts';
 import { forwardBackend, openOrigin, type Origin } from './forward.ts';
 import { forwardedIndex, originIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
 import { shadowing, ShadowLane } from './shadow.ts';
+import { loadDeviations } from '../compare/deviations.ts';
 import { isRecordPage } from '../site/pages/handler.ts';
 
 /** The namespace whose mode the calendar's site pages, feeds and oEmbed follow. */
@@ -74,6 +75,12 @@ export interface BackendDeps {
   record: (c: ShadowComparison) => Promise<void>;
   /** Tests give the origin's pool (undici MockAgent). */
   origin?: Origin;
+  /**
+   * The contract's template of a REST route (`/calendar/events/v1/events/{id}` for
+   * `/calendar/events/v1/events/12`), from the route table; null when no route matches. Shadow mode
+   * applies the rows of DEVIATIONS.md naming it.
+   */
+  templateOf?: (method: string, route: string) => string | null;
   /** Counts forwarded calls and shadow comparisons. */
   metrics?: Pick<Metrics, 'upstream' | 'shadow'>;
 }
@@ -96,10 +103,16 @@ export function buildBackends(deps: BackendDeps): Backends {
   const counted = metered(deps.metrics);
   const lane = new ShadowLane(config.shadowConcurrency);
   /** `GET /history/v1/events/{n}`: the contract's name, numbers generalised, so answers of one route count together. */
-  const routeOf = (call: BackendCall, name: string, namespace: string) => {
+  const contractRoute = (call: BackendCall, name: string, namespace: string) => {
     const loc = locateRest(call.path, parseQueryString(call.query), { restPrefix: config.restPrefix, locales: mappings.locales });
-    const route = (loc?.route ?? call.path).replace(new RegExp(`^/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`, 'i'), `/${namespace}`);
-    return `${call.method.toUpperCase()} ${route.replace(/\/\d+(?=\/|$)/g, '/{n}')}`;
+    return (loc?.route ?? call.path).replace(new RegExp(`^/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`, 'i'), `/${namespace}`);
+  };
+  const routeOf = (call: BackendCall, name: string, namespace: string) => `${call.method.toUpperCase()} ${contractRoute(call, name, namespace).replace(/\/\d+(?=\/|$)/g, '/{n}')}`;
+  const deviations = loadDeviations();
+  /** The rows of DEVIATIONS.md for a call's route template. */
+  const listedFor = (call: BackendCall, name: string, namespace: string) => {
+    const template = deps.templateOf?.(call.method, contractRoute(call, name, namespace));
+    return template ? deviations.forRoute(call.method, template) : [];
   };
   /** The backends of every forwarded or shadowed name, for namespaces served as `namespaces` says. */
   const serve = (namespaces: Record<string, NamespaceMapping>) => {
@@ -134,6 +147,7 @@ export function buildBackends(deps: BackendDeps): Backends {
                 lane,
                 normalise: { aliases: { [upstream]: namespace, ...Object.fromEntries(m.aliases.map((a) => [a, namespace])) } },
                 routeOf: (call) => routeOf(call, name, namespace),
+                deviations: (call) => listedFor(call, name, namespace),
                 record: deps.record,
                 count: (result) => deps.metrics?.shadow.inc({ namespace, result }),
               })(...(primaryIs === 'lintel' ? [deps.translate, forward] : [forward, deps.translate]));

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShadowComparison } from '../store/shadow.ts';
 import { UNCANCELLED, type Backend, type BackendCall } from './backend.ts';
 import { shadowing, ShadowLane } from './shadow.ts';
+import { Deviations } from '../compare/deviations.ts';
 
 const call = (method = 'GET', path = '/wp-json/history/v1/events/7'): BackendCall => ({
   method,
@@ -27,7 +28,7 @@ function jsonBackend(body: (n: number) => unknown, status = 200): Backend & { ca
   return b;
 }
 
-function setup(primary: Backend, secondary: Backend, over: { sample?: number; noiseSample?: number; lane?: ShadowLane } = {}) {
+function setup(primary: Backend, secondary: Backend, over: { sample?: number; noiseSample?: number; lane?: ShadowLane; deviations?: Deviations } = {}) {
   const recorded: ShadowComparison[] = [];
   const lane = over.lane ?? new ShadowLane(4);
   const backend = shadowing({
@@ -39,6 +40,7 @@ function setup(primary: Backend, secondary: Backend, over: { sample?: number; no
     normalise: { aliases: { 'simple-history/v1': 'history/v1' } },
     routeOf: (c) => `${c.method} /history/v1/events/{n}`,
     record: async (c) => void recorded.push(c),
+    deviations: over.deviations && ((c) => over.deviations!.forRoute(c.method, '/history/v1/events/{id}')),
   })(primary, secondary);
   return { backend, recorded, lane };
 }
@@ -94,5 +96,23 @@ describe('the shadow backend', () => {
     release();
     await lane.idle();
     expect(secondary.calls).toBe(0);
+  });
+
+  it('counts what a row of DEVIATIONS.md allows on the route as a match, and anything else as a mismatch', async () => {
+    const deviations = new Deviations([
+      { id: 'listed', captures: '-', allows: 'body: $.message_html; header: Allow; routes: GET /history/v1/events/{id}' },
+      { id: 'elsewhere', captures: '-', allows: 'body: $.title; routes: GET /history/v1/events' },
+    ]);
+    const primary = jsonBackend(() => ({ id: 7, title: 'Jazz', message_html: '<p>Jazz</p>' }));
+    const counted: string[] = [];
+    const listedOnly = setup(primary, jsonBackend(() => ({ id: 7, title: 'Jazz', message_html: '<p>Jazz!</p>' })), { deviations });
+    const more = setup(primary, jsonBackend(() => ({ id: 7, title: 'Blues', message_html: '<p>Jazz!</p>' })), { deviations });
+    for (const s of [listedOnly, more]) {
+      await s.backend(call(), UNCANCELLED);
+      await s.lane.idle();
+      counted.push(...s.recorded.map((c) => c.differences.map((d) => d.path).join(',')));
+    }
+    // The title is allowed on another route only.
+    expect(counted).toEqual(['', '$.title']);
   });
 });

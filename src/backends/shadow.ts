@@ -4,8 +4,10 @@
  * writes go to the primary only, never twice. The two answers are compared after the conformance
  * runner's normalisation (`src/compare/diff.ts`); fields that change between two answers of the
  * primary itself are learned per route and ignored, as Twitter's Diffy does: now and then the
- * primary is asked the same read a second time, and every path that differs is noise.
+ * primary is asked the same read a second time, and every path that differs is noise. What a row of
+ * DEVIATIONS.md allows on the read's route is a listed difference, not a mismatch.
  */
+import { allowedBy, type Listing } from '../compare/deviations.ts';
 import { COMPARED_HEADERS, diffJson, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../compare/diff.ts';
 import type { ShadowAnswer, ShadowComparison } from '../store/shadow.ts';
 import { headerOf, answerBody, UNCANCELLED, type Backend, type BackendAnswer, type BackendCall, type Middleware } from './backend.ts';
@@ -49,6 +51,8 @@ export interface ShadowOptions {
   normalise: NormaliseOptions;
   /** The route a call counts under (`GET /history/v1/events/{n}`). */
   routeOf: (call: BackendCall) => string;
+  /** The rows of DEVIATIONS.md whose `routes:` name the read's route: what they allow is no mismatch. */
+  deviations?: (call: BackendCall) => Listing[];
   record: (c: ShadowComparison) => Promise<void>;
   /** Counts each read by result (the metrics' `lintel_shadow_comparisons_total`). */
   count?: (result: 'match' | 'mismatch' | 'skipped' | 'failed') => void;
@@ -78,7 +82,8 @@ function shadowBackend(o: ShadowOptions, primarySide: Backend, secondarySide: Ba
       const learned = noise.get(route) ?? new Set<string>();
       if (again) for (const d of differences(primary, again, o.normalise)) learned.add(generalise(d.path));
       noise.set(route, learned);
-      const found = differences(primary, shadow, o.normalise).filter((d) => !learned.has(generalise(d.path)));
+      const listed = o.deviations?.(call) ?? [];
+      const found = differences(primary, shadow, o.normalise).filter((d) => !learned.has(generalise(d.path)) && !allowedBy(listed, d.path));
       o.count?.(found.length ? 'mismatch' : 'match');
       const url = call.path + (call.query ? `?${call.query}` : '');
       await o.record({ namespace: o.namespace, route, method: call.method, url, primarySide: o.primaryIs, primary, shadow, differences: found });
