@@ -57,6 +57,7 @@ export function plan(table: RouteTable, call: RestCall): Plan {
 }
 
 export async function run(p: Plan): Promise<RestResult> {
+  await p.endpoint.endpoint.lookup?.(p.ctx, p.args);
   await authorize(p.endpoint.endpoint.permission, p.ctx, p.args);
   return p.endpoint.endpoint.handler(p.ctx, p.args);
 }

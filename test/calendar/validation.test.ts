@@ -64,3 +64,20 @@ describe('validate callbacks', () => {
     expect((await get('/events?geoloc_lat[5]=&geoloc_lng=x')).statusCode).toBe(200);
   });
 });
+
+describe('record lookups of the validate callbacks', () => {
+  const anonymous = (method: string, url: string) => app.server.inject({ method: method as 'DELETE', url: NS + url });
+
+  it('refuse a missing record before the permission is checked: anonymous writes on it are 400, not 401', async () => {
+    expect((await anonymous('DELETE', '/organizers/99999')).json()).toEqual(invalid('id'));
+    expect((await anonymous('DELETE', '/organizers/' + eventId)).json()).toEqual(invalid('id'));
+    expect((await anonymous('DELETE', '/venues/by-slug/nope')).json()).toEqual(invalid('slug'));
+    expect((await anonymous('DELETE', '/events/by-slug/nope')).json()).toEqual(invalid('slug'));
+    expect((await anonymous('DELETE', '/categories/999')).json()).toEqual(invalid('id'));
+    expect((await anonymous('PUT', '/tags/999')).json()).toEqual(invalid('id'));
+  });
+
+  it('leave an existing record to the permission', async () => {
+    expect((await anonymous('DELETE', '/events/by-slug/checked')).statusCode).toBe(401);
+  });
+});

@@ -46,7 +46,7 @@ function eventRoutes(): RouteDecl[] {
       update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...A.eventWriteArgs(false) })),
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
       endpoint({ methods: ['GET'], args: eventSlug, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
-      write({ methods: ['DELETE'], args: eventSlug, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
+      write({ methods: ['DELETE'], args: eventSlug, response: json(Event), lookup: (ctx, a) => eventBySlug(ctx, a.slug), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
       // The slug as matched in the path (a body's `slug` is the new one), decoded once with the URL, as in WordPress.
       update((ctx) => eventBySlug(ctx, ctx.route.split('/by-slug/')[1] ?? ''), A.eventWriteArgs(false))),
   ];
@@ -92,8 +92,8 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const idWriter = onRecord(loggedWriter, async (ctx, a) => (await ctx.store.calendar.kindOf((a as { id: number }).id)) === kind);
   const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, writer: Permission) => [
     endpoint({ methods: ['GET'], args, response: json(object), permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['DELETE'], args, response: json(object), permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
+    write({ methods: ['DELETE'], args, response: json(object), lookup: find, permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
+    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), lookup: find, permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
   ];
   return [
     route(NAMESPACE, P(`/${plural}`),
@@ -116,8 +116,8 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
       write({ methods: ['POST'], args: A.termFields(taxonomy, true), response: json(Term, 201), permission: manage, handler: (ctx, a) => createTerm(ctx, taxonomy, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`),
       endpoint({ methods: ['GET'], args: idArg, response: json(Term), permission: publicAccess, handler: async (ctx, a) => ({ body: await termBody(ctx, await find(ctx, a)) }) }),
-      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, response: json(Term), permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
-      write({ methods: ['DELETE'], args: idArg, response: json(Term), permission: manage, handler: async (ctx, a) => deleteTerm(ctx, await find(ctx, a)) })),
+      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, response: json(Term), lookup: find, permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
+      write({ methods: ['DELETE'], args: idArg, response: json(Term), lookup: find, permission: manage, handler: async (ctx, a) => deleteTerm(ctx, await find(ctx, a)) })),
   ];
 }
 
