@@ -34,11 +34,6 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
    * argument for it) comes as matched; a declared one is parsed, and always present.
    */
   path?: readonly P[];
-  /**
-   * The record lookups of the legacy arguments' validate callbacks (a plugin's `is_venue_id`): they
-   * run with the other checks, so before the permission; throws the argument's error.
-   */
-  lookup?: (ctx: RestContext, args: Args<S, P>) => Promise<unknown>;
   permission: Permission<Args<S, P>>;
   handler: (ctx: RestContext, args: Args<S, P>) => Promise<RestResult> | RestResult;
   /** Whether `batch/v1` may run this endpoint (the index shows it as `allow_batch: {v1: true}`). */
@@ -57,9 +52,8 @@ export interface Reply {
 }
 
 /** An endpoint as declared, whatever its arguments: what a route collects. */
-interface DeclaredEndpoint extends Omit<Endpoint, 'permission' | 'handler' | 'path' | 'lookup'> {
+interface DeclaredEndpoint extends Omit<Endpoint, 'permission' | 'handler' | 'path'> {
   path?: readonly string[];
-  lookup?: (ctx: RestContext, args: never) => Promise<unknown>;
   permission: Permission<never>;
   handler: (ctx: RestContext, args: never) => Promise<RestResult> | RestResult;
 }

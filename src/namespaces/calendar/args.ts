@@ -1,6 +1,6 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
 import { z } from 'zod';
-import { arg, item, withValidateCallback, type Arg } from '../../contract/args.ts';
+import { arg, item, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
 import { Repeated } from '../../contract/php-params.ts';
 import type { Args } from '../../contract/route.ts';
@@ -60,6 +60,8 @@ const isRestInteger = (v: unknown) => isNumeric(v) && Number.isInteger(Number(St
  */
 interface TecOptions<R> {
   required?: R;
+  /** The callback's record lookup (is_venue_id, is_event_slug, ...), given the accepted value. */
+  lookup?: Lookup;
   /** Shown as `default: null` in the index; nothing is applied. */
   default?: null;
 }
@@ -76,7 +78,7 @@ function tecTyped(type: 'integer' | 'string', description: string, validate: (v:
     }))
     .transform((v) => (v === undefined ? undefined : type === 'integer' ? Number(String(v).trim()) : String(v)))
     .meta({ description, type, ...('default' in o ? { default: null } : {}) });
-  return withValidateCallback(schema);
+  return o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema);
 }
 type Req<T, R> = Arg<R extends true ? T : T | undefined>;
 export const tecInt = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
@@ -200,7 +202,7 @@ export function linkedListArgs(kind: LinkedKind) {
     page: page(),
     per_page: perPage(plural),
     search: tecStr(`${Name} should contain the specified string in the title, description or custom fields`, V.isString),
-    event: tecInt(`${Name} should be related to this event`, V.castsToId),
+    event: tecInt(`${Name} should be related to this event`, V.castsToId, { lookup: async (ctx, v) => (await ctx.store.calendar.kindOf(Math.trunc(v as number))) === 'event' }),
     has_events: anything(`${Name} should have events associated to them`),
     only_with_upcoming: anything(`${Name} should have upcoming events associated to them`, { default: false }),
     status: statusArg('The organizer post status'),

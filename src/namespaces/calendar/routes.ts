@@ -24,8 +24,7 @@ const author: Permission = needs('edit_posts');
 const loggedWriter: Permission = perRecord(() => true, (u) => u !== null && can(u, 'edit_posts'));
 
 const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.tecStr('The event password', A.V.isString) };
-// The record lookups (is_event_slug, is_venue_id, ...) are the handlers'; the checks here are those needing no record.
-const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true }) };
+const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.eventBySlug(v as string)) !== null }) };
 
 async function eventBySlug(ctx: RestContext, slug: string) {
   const e = await ctx.store.calendar.eventBySlug(slug);
@@ -46,7 +45,7 @@ function eventRoutes(): RouteDecl[] {
       update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...A.eventWriteArgs(false) })),
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
       endpoint({ methods: ['GET'], args: eventSlug, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
-      write({ methods: ['DELETE'], args: eventSlug, response: json(Event), lookup: (ctx, a) => eventBySlug(ctx, a.slug), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
+      write({ methods: ['DELETE'], args: eventSlug, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
       // The slug as matched in the path (a body's `slug` is the new one), decoded once with the URL, as in WordPress.
       update((ctx) => eventBySlug(ctx, ctx.route.split('/by-slug/')[1] ?? ''), A.eventWriteArgs(false))),
   ];
@@ -84,16 +83,16 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? venueFields(required) : organizerFields(required));
-  const idArg = { id: A.tecInt(`the ${kind} post ID`, A.V.isPositiveInt, { required: true }) };
-  const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true }) };
+  const idArg = { id: A.tecInt(`the ${kind} post ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.kindOf(v as number)) === kind }) };
+  const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
   // The legacy site checks edit_post/delete_post on the record an ID names (by slug, the capability alone).
   const idWriter = onRecord(loggedWriter, async (ctx, a) => (await ctx.store.calendar.kindOf((a as { id: number }).id)) === kind);
   const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, writer: Permission) => [
     endpoint({ methods: ['GET'], args, response: json(object), permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['DELETE'], args, response: json(object), lookup: find, permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), lookup: find, permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
+    write({ methods: ['DELETE'], args, response: json(object), permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
+    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
   ];
   return [
     route(NAMESPACE, P(`/${plural}`),
@@ -108,7 +107,7 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   const plural = taxonomy === 'category' ? 'categories' : 'tags';
   const label = taxonomy === 'category' ? 'event category' : 'event tag';
   const manage: Permission = needs(TERM_MANAGER[taxonomy]);
-  const idArg = { id: A.tecInt(`the ${label} term ID`, A.V.isPositiveInt, { required: true }) };
+  const idArg = { id: A.tecInt(`the ${label} term ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.term(taxonomy, v as number)) !== null }) };
   const find = (ctx: RestContext, a: { id: number }) => loadTerm(ctx, taxonomy, a.id);
   return [
     route(NAMESPACE, P(`/${plural}`),
@@ -116,8 +115,8 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
       write({ methods: ['POST'], args: A.termFields(taxonomy, true), response: json(Term, 201), permission: manage, handler: (ctx, a) => createTerm(ctx, taxonomy, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`),
       endpoint({ methods: ['GET'], args: idArg, response: json(Term), permission: publicAccess, handler: async (ctx, a) => ({ body: await termBody(ctx, await find(ctx, a)) }) }),
-      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, response: json(Term), lookup: find, permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
-      write({ methods: ['DELETE'], args: idArg, response: json(Term), lookup: find, permission: manage, handler: async (ctx, a) => deleteTerm(ctx, await find(ctx, a)) })),
+      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, response: json(Term), permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
+      write({ methods: ['DELETE'], args: idArg, response: json(Term), permission: manage, handler: async (ctx, a) => deleteTerm(ctx, await find(ctx, a)) })),
   ];
 }
 
