@@ -93,12 +93,24 @@ async function missingRecordMethods(p: Plan | null): Promise<Set<string>> {
   return out;
 }
 
-/** A request whose parameters were refused, as its path names it: what the Allow header's record checks read. */
+/**
+ * A request whose parameters were refused, for the Allow header's record checks: the legacy
+ * permission callbacks read the request's own path parameters (a query or body `id` overrides the
+ * path's); a list or a number that is no ID there is left to the plain permissions.
+ */
 function pathOnly(table: RouteTable, call: RestCall): Plan | null {
-  const match = METHODS.has(call.method) ? table.match(call.route, call.method as Method) : null;
+  const method = call.method as Method;
+  const match = METHODS.has(method) ? table.match(call.route, method) : null;
   if (!match?.endpoint) return null;
-  const args = Object.fromEntries(Object.entries(match.urlParams).map(([k, v]) => [k, match.route.integerParams.includes(k) ? Number(v) : v]));
-  const ctx: RestContext = { ...call.ctx, method: call.method as Method, route: call.route, query: call.query, params: {}, files: call.body.files };
+  const params = mergeParams(call.body, method, call.query, match.urlParams);
+  const args: Record<string, unknown> = {};
+  for (const name of Object.keys(match.urlParams)) {
+    const v = params[name];
+    const id = match.route.integerParams.includes(name);
+    if ((typeof v !== 'string' && typeof v !== 'number') || (id && !Number.isSafeInteger(Number(v)))) return null;
+    args[name] = id ? Number(v) : v;
+  }
+  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
   return { route: match.route, endpoint: match.endpoint, args, ctx };
 }
 
