@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { toBoolean, toInteger, toList, toObject } from './coerce.ts';
+import type { RestContext } from '../http/context.ts';
 import { Repeated } from './php-params.ts';
 
 /** An argument's schema, whose output is what the handler receives for it. */
@@ -113,6 +114,21 @@ export function withValidateCallback<S extends z.ZodType>(schema: S): S {
 }
 
 export const hasValidateCallback = (schema: z.ZodType): boolean => ownCallback.has(schema);
+
+/** A validate callback's record lookup: whether the accepted value names a record (`is_venue_id`). */
+export type Lookup = (ctx: RestContext, value: unknown) => Promise<boolean>;
+const lookups = new WeakMap<z.ZodType, Lookup>();
+
+/**
+ * A validate callback that also looks the value up (a plugin's `is_venue_id`): it runs with the other
+ * callbacks, so its failure is named with theirs, and before the permission.
+ */
+export function withLookup<S extends z.ZodType>(schema: S, lookup: Lookup): S {
+  lookups.set(withValidateCallback(schema), lookup);
+  return schema;
+}
+
+export const lookupOf = (schema: z.ZodType): Lookup | undefined => lookups.get(schema);
 
 /** Array items: coercion only, no descriptor metadata. */
 export const item = {

@@ -3,9 +3,9 @@ import { arg, withValidateCallback } from './args.ts';
 import { RestError } from './errors.ts';
 import { compileArgs, validateArgs } from './validate.ts';
 
-function refusal(args: Parameters<typeof compileArgs>[0], params: Record<string, unknown>) {
+async function refusal(args: Parameters<typeof compileArgs>[0], params: Record<string, unknown>) {
   try {
-    validateArgs(compileArgs(args), params);
+    await validateArgs(compileArgs(args), params);
   } catch (e) {
     if (e instanceof RestError) return e.toBody();
     throw e;
@@ -15,9 +15,9 @@ function refusal(args: Parameters<typeof compileArgs>[0], params: Record<string,
 
 describe('integer arguments beyond what the store holds', () => {
   // rest_is_integer reads a numeric string as a float: a whole number, then out of the declared bounds.
-  it('are out of the declared bounds, as the legacy site says, whether sent as text or as a JSON number', () => {
+  it('are out of the declared bounds, as the legacy site says, whether sent as text or as a JSON number', async () => {
     for (const per_page of ['9223372036854775807', 2 ** 63, '1e20']) {
-      const body = refusal({ per_page: arg.integer({ minimum: 1, maximum: 100 }) }, { per_page });
+      const body = await refusal({ per_page: arg.integer({ minimum: 1, maximum: 100 }) }, { per_page });
       expect(body.data).toMatchObject({
         status: 400,
         params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' },
@@ -26,8 +26,8 @@ describe('integer arguments beyond what the store holds', () => {
     }
   });
 
-  it('are still refused without a declared bound (the store keeps exact integers only)', () => {
-    const body = refusal({ id: arg.integer() }, { id: '9223372036854775808' });
+  it('are still refused without a declared bound (the store keeps exact integers only)', async () => {
+    const body = await refusal({ id: arg.integer() }, { id: '9223372036854775808' });
     expect(body.data).toMatchObject({ details: { id: { code: 'rest_out_of_bounds' } } });
   });
 });
@@ -40,11 +40,11 @@ describe('arguments with validate callbacks of their own', () => {
   };
 
   // has_valid_params runs the callbacks; sanitize_params checks the other typed arguments only after they pass.
-  it('are checked first, and alone name the refusal when one fails', () => {
-    expect(refusal(args, { per_page: 'x', filter: 'bad', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): filter' });
+  it('are checked first, and alone name the refusal when one fails', async () => {
+    expect(await refusal(args, { per_page: 'x', filter: 'bad', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): filter' });
   });
 
-  it('let the schema checks of the others run when they pass', () => {
-    expect(refusal(args, { per_page: 'x', filter: 'ok', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): per_page, page' });
+  it('let the schema checks of the others run when they pass', async () => {
+    expect(await refusal(args, { per_page: 'x', filter: 'ok', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): per_page, page' });
   });
 });

@@ -7,7 +7,8 @@ import type { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from './php-params.ts';
-import { hasValidateCallback } from './args.ts';
+import { hasValidateCallback, lookupOf } from './args.ts';
+import type { RestContext } from '../http/context.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
 
@@ -29,8 +30,11 @@ export interface PathParams {
   integers: readonly string[];
 }
 
-/** Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400 error. */
-export function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }): Record<string, unknown> {
+/**
+ * Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400
+ * error. Record lookups (withLookup) need the request's context; without one they are not run.
+ */
+export async function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }, ctx?: RestContext): Promise<Record<string, unknown>> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw errors.core.missingParams(missing);
 
@@ -47,7 +51,9 @@ export function validateArgs(args: CompiledArg[], params: Record<string, unknown
       const raw = params[a.name] === null ? undefined : params[a.name];
       // reportInput: a missing nested property is told apart from a wrong value by its input.
       const r = a.schema.safeParse(raw, { reportInput: true });
-      if (r.success) {
+      const lookup = lookupOf(a.schema);
+      if (r.success && r.data !== undefined && lookup && ctx && !(await lookup(ctx, r.data))) failures.set(a.name, [INVALID_PARAM]);
+      else if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;
       } else {
         failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));

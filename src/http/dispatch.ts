@@ -41,7 +41,7 @@ export interface Outcome {
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 
-export function plan(table: RouteTable, call: RestCall): Plan {
+export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   const method = call.method as Method | 'HEAD';
   const match = METHODS.has(method) ? table.match(call.route, method) : null;
   if (!match?.endpoint) throw errors.core.noRoute();
@@ -49,10 +49,10 @@ export function plan(table: RouteTable, call: RestCall): Plan {
   if (call.ctx.inBatch && !match.endpoint.endpoint.allowBatch) throw errors.core.batchNotAllowed();
   if (call.body.json && !call.body.json.ok) throw errors.core.invalidJson(call.body.json.error);
   const params = mergeParams(call.body, method, call.query, match.urlParams);
+  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
-  const args = { ...match.urlParams, ...validateArgs(match.endpoint.args, params, { values: match.urlParams, integers: match.route.integerParams }) };
-  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
+  const args = { ...match.urlParams, ...(await validateArgs(match.endpoint.args, params, { values: match.urlParams, integers: match.route.integerParams }, ctx)) };
   return { route: match.route, endpoint: match.endpoint, args, ctx };
 }
 
@@ -70,13 +70,13 @@ export function allowHeader(route: CompiledRoute, ctx: Pick<RestContext, 'user'>
 export async function dispatch(table: RouteTable, call: RestCall, given?: Plan): Promise<Outcome> {
   let planned: Plan | null = given ?? null;
   try {
-    planned ??= plan(table, call);
+    planned ??= await plan(table, call);
     const result = await run(planned);
     return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, route: planned.route }, call);
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
-    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(planned));
+    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(planned ?? pathOnly(table, call)));
   }
 }
 
@@ -91,6 +91,27 @@ async function missingRecordMethods(p: Plan | null): Promise<Set<string>> {
     if (permission.ofRecord && !(await permission.ofRecord(p!.ctx, p!.args))) for (const m of methods) out.add(m);
   }
   return out;
+}
+
+/**
+ * A request whose parameters were refused, for the Allow header's record checks: the legacy
+ * permission callbacks read the request's own path parameters (a query or body `id` overrides the
+ * path's); a list or a number that is no ID there is left to the plain permissions.
+ */
+function pathOnly(table: RouteTable, call: RestCall): Plan | null {
+  const method = call.method as Method;
+  const match = METHODS.has(method) ? table.match(call.route, method) : null;
+  if (!match?.endpoint) return null;
+  const params = mergeParams(call.body, method, call.query, match.urlParams);
+  const args: Record<string, unknown> = {};
+  for (const name of Object.keys(match.urlParams)) {
+    const v = params[name];
+    const id = match.route.integerParams.includes(name);
+    if ((typeof v !== 'string' && typeof v !== 'number') || (id && !Number.isSafeInteger(Number(v)))) return null;
+    args[name] = id ? Number(v) : v;
+  }
+  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
+  return { route: match.route, endpoint: match.endpoint, args, ctx };
 }
 
 function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {

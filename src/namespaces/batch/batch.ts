@@ -160,14 +160,11 @@ class RolledBack extends Error {
 }
 
 async function allOrNothing(table: RouteTable, calls: (RestCall | RestError)[], ctx: RestContext) {
-  const plans = calls.map((call): Plan | RestError => {
-    if (call instanceof RestError) return call;
-    try {
-      return plan(table, call);
-    } catch (e) {
-      return asRestError(e, ctx.log);
-    }
-  });
+  const plans: (Plan | RestError)[] = [];
+  for (const call of calls) {
+    if (call instanceof RestError) plans.push(call);
+    else plans.push(await plan(table, call).catch((e) => asRestError(e, ctx.log)));
+  }
   if (plans.some((p) => p instanceof RestError)) {
     return { failed: 'validation', responses: plans.map((p) => (p instanceof RestError ? errorItem(p) : null)) };
   }

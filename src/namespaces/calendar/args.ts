@@ -1,7 +1,8 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
-import type { z } from 'zod';
-import { arg, item } from '../../contract/args.ts';
-import { toInteger, toList } from '../../contract/coerce.ts';
+import { z } from 'zod';
+import { arg, item, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
+import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
+import { Repeated } from '../../contract/php-params.ts';
 import type { Args } from '../../contract/route.ts';
 import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from './dates.ts';
@@ -17,6 +18,94 @@ const idList = (v: unknown): unknown[] => {
 };
 export const asList = (v: unknown): string[] => idList(v).map((x) => String(x).trim()).filter((x) => x !== '');
 
+/** PHP's is_numeric: numbers, and numeric strings with optional surrounding whitespace. */
+export const isNumeric = (v: unknown) =>
+  (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(v));
+/** PHP's empty(). */
+const isEmpty = (v: unknown) => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0);
+/** The TEC validator's checks that need no record (Tribe__Validator__Base). */
+export const V = {
+  isString: (v: unknown) => typeof v === 'string' && !isEmpty(v),
+  isStringOrEmpty: (v: unknown) => isEmpty(v) || V.isString(v),
+  /** is_positive_int; also the shape every record lookup by ID (is_venue_id, is_event_id, ...) needs before it finds anything. */
+  isPositiveInt: (v: unknown) => isNumeric(v) && Number.isInteger(Number(String(v).trim())) && Number(String(v).trim()) > 0,
+  /** is_event_id_format */
+  isNumericId: (v: unknown) => v !== '' && isNumeric(v),
+  isTime: (v: unknown) => isNumeric(v) || isTime(v),
+  /** is_url_or_empty: FILTER_VALIDATE_URL wants a scheme and a host. */
+  isUrlOrEmpty: (v: unknown) => isEmpty(v) || (typeof v === 'string' && /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+\S*$/i.test(v)),
+  /** The part of is_event_id that needs no record: get_post((int) $value) finds nothing for 0. */
+  castsToId: (v: unknown) => !isEmpty(v) && phpInt(v) > 0,
+  isPostStatus: (v: unknown) => v === true || (typeof v === 'string' && POST_STATI.includes(v)),
+};
+/** get_post_stati() on the legacy site. */
+const POST_STATI = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'in-progress', 'failed', 'tribe-ea-success', 'tribe-ea-failed', 'tribe-ea-schedule', 'tribe-ea-pending', 'tribe-ea-draft', 'tribe-ignored'];
+
+/** PHP's (int) cast of a scalar: the leading number of a string, 0 for anything else. */
+function phpInt(v: unknown): number {
+  if (typeof v === 'number') return Math.trunc(v);
+  if (v === true) return 1;
+  if (typeof v !== 'string') return 0;
+  const m = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(v);
+  return m ? Math.trunc(Number(m[0].trim())) : 0;
+}
+
+/** rest_is_integer: a numeric value whose float is whole. */
+const isRestInteger = (v: unknown) => isNumeric(v) && Number.isInteger(Number(String(v).trim()));
+
+/**
+ * A TEC argument declared with a `type` and a validate callback but no sanitize callback: WordPress
+ * runs the callback first (false: "Invalid parameter."), then, the callback passed, the type check
+ * of its schema ("id is not of type integer.", rest_parse_request_arg).
+ */
+interface TecOptions<R> {
+  required?: R;
+  /** The callback's record lookup (is_venue_id, is_event_slug, ...), given the accepted value. */
+  lookup?: Lookup;
+  /** Shown as `default: null` in the index; nothing is applied. */
+  default?: null;
+}
+
+function tecTyped(type: 'integer' | 'string', description: string, validate: (v: unknown) => boolean, o: TecOptions<boolean>): z.ZodType {
+  const required = o.required === true;
+  const typed = type === 'integer' ? isRestInteger : (v: unknown) => typeof v === 'string';
+  const schema = z
+    .preprocess((v) => (v instanceof Repeated ? v[v.length - 1] : v), z.unknown().superRefine((v, ctx) => {
+      if (v === undefined) {
+        if (required) ctx.addIssue({ code: 'custom', input: v });
+      } else if (!validate(v)) ctx.addIssue({ code: 'custom', input: v });
+      else if (!typed(v)) ctx.addIssue({ code: 'invalid_type', expected: type, input: v });
+    }))
+    .transform((v) => (v === undefined ? undefined : type === 'integer' ? Number(String(v).trim()) : String(v)))
+    .meta({ description, type, ...('default' in o ? { default: null } : {}) });
+  return o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema);
+}
+type Req<T, R> = Arg<R extends true ? T : T | undefined>;
+export const tecInt = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
+  tecTyped('integer', description, validate, o) as Req<number, R>;
+export const tecStr = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
+  tecTyped('string', description, validate, o) as Req<string, R>;
+
+const TRUTHY = ['1', 'true', 'yes', 'on', 'y'];
+/** tribe_is_truthy */
+const isTruthy = (v: unknown) => v === true || v === 1 || (typeof v === 'string' && TRUTHY.includes(v.trim().toLowerCase()));
+
+/**
+ * supports_ticketed: asking for ticketed events without Event Tickets is the callback's own error
+ * (in `details`); other values go on to the boolean check.
+ */
+function ticketed(description: string) {
+  const schema = z
+    .preprocess((v) => (v instanceof Repeated ? v[v.length - 1] : v), z.unknown().superRefine((v, ctx) => {
+      if (v === undefined) return;
+      if (isTruthy(v)) ctx.addIssue({ code: 'custom', input: v, params: { wp: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } } });
+      else if (typeof toBoolean(v) !== 'boolean') ctx.addIssue({ code: 'invalid_type', expected: 'boolean', input: v });
+    }))
+    .transform((v) => (v === undefined ? undefined : (toBoolean(v) as boolean)))
+    .meta({ description, type: 'boolean' });
+  return withValidateCallback(schema) as Arg<boolean | undefined>;
+}
+
 /** A TEC argument with its own validate callback ("Invalid parameter." on failure). */
 const tec = <T>(description: string, keywords: Record<string, unknown>, validate: (v: unknown) => boolean, sanitize: (v: unknown) => T) =>
   arg.custom({ description, keywords, validate, sanitize });
@@ -27,15 +116,12 @@ const positive = (description: string, fallback: number | string) =>
 export const page = (what = 'archive') => positive(`The ${what} page to return`, 1);
 export const perPage = (what: string) => positive(`The number of ${what} to return on each page`, '10');
 export const time = (description: string) => tec(description, {}, isTime, (v) => String(v));
-export const nonEmptyString = (description: string) => tec(description, { type: 'string' }, (v) => typeof v === 'string' && v !== '', (v) => String(v));
 /** Lists of IDs or slugs; existence is checked by the handler, which knows the store. */
 export const idsOrSlugs = (description: string) => tec(description, { items: { type: 'integer' } }, (v) => asList(v).length > 0, asList);
 export const ids = (description: string) => tec(description, { items: { type: 'integer' } }, (v) => asList(v).length > 0 && asList(v).every(positiveInt), (v) => asList(v).map(Number));
 export const statusArg = (description: string) => tec(description, { format: 'string' }, (v) => asList(v).length > 0, asList);
-export const double = (description: string) => tec(description, { format: 'double' }, (v) => v !== '' && Number.isFinite(Number(v)), Number);
 export const anything = (description: string, extra: { default?: unknown } = {}) => arg.untyped({ description, ...extra });
 export const str = (description: string, extra: { default?: null } = {}) => arg.string({ description, ...extra });
-export const int = (description: string, extra: { default?: null } = {}) => arg.integer({ description, ...extra });
 export const bool = (description: string) => arg.boolean({ description });
 
 export const eventListArgs = {
@@ -47,8 +133,8 @@ export const eventListArgs = {
   starts_after: time('Events that start after the specified date'),
   ends_before: time('Events that end before the specified date'),
   ends_after: time('Events that end after the specified date'),
-  strict_dates: anything('Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.', { default: 'false' }),
-  search: nonEmptyString('Events should contain the specified string in the title or description'),
+  strict_dates: arg.custom({ description: 'Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.', validate: V.isString, sanitize: String, default: 'false' }),
+  search: tecStr('Events should contain the specified string in the title or description', V.isString),
   categories: idsOrSlugs('Events should be assigned one of the specified categories slugs or IDs'),
   tags: idsOrSlugs('Events should be assigned one of the specified tags slugs or IDs'),
   venue: idsOrSlugs('Events should be assigned one of the specified venue IDs'),
@@ -56,11 +142,12 @@ export const eventListArgs = {
   featured: bool('Events should be filtered by their featured status'),
   status: statusArg('The event post status'),
   geoloc: bool('Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data'),
-  geoloc_lat: double('Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng'),
-  geoloc_lng: double('Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat'),
+  // Without Events Calendar Pro nothing declares or checks them.
+  geoloc_lat: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', keywords: { format: 'double' } }),
+  geoloc_lng: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', keywords: { format: 'double' } }),
   include: ids('Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.'),
-  post_parent: int('Events should be filtered by their post_parent being the specified one.'),
-  ticketed: bool('Filter events with or without tickets.'),
+  post_parent: tecInt('Events should be filtered by their post_parent being the specified one.', V.castsToId),
+  ticketed: ticketed('Filter events with or without tickets.'),
 };
 
 const listOf = (description: string) => arg.untyped({ description, default: null, keywords: { items: { type: 'integer' } } });
@@ -71,22 +158,24 @@ function shownDefault<T extends z.ZodType>(schema: T, value: unknown): T {
 }
 
 export function eventWriteArgs(required: boolean) {
-  const req = (d: string) => (required ? arg.string({ description: d, required: true }) : str(d));
+  const time = (d: string) => tecStr(d, V.isTime);
+  const text = (d: string) => tecStr(d, V.isString);
+  const req = (d: string, check: (v: unknown) => boolean) => tecStr(d, check, { required });
   return {
-    author: int('The event author ID'),
-    date: str('The event publication date'),
-    date_utc: str('The event publication date (UTC time zone)'),
-    title: req('The event title'),
-    description: str('The event description'),
-    slug: str('The event slug'),
-    excerpt: str('The event excerpt'),
-    status: str('The event post status'),
+    author: tecInt('The event author ID', V.isNumericId),
+    date: time('The event publication date'),
+    date_utc: time('The event publication date (UTC time zone)'),
+    title: req('The event title', V.isString),
+    description: text('The event description'),
+    slug: text('The event slug'),
+    excerpt: text('The event excerpt'),
+    status: tecStr('The event post status', V.isPostStatus),
     timezone: str('The event time zone'),
     all_day: required
       ? arg.boolean({ description: 'Whether the event lasts the whole day or not', default: false })
       : shownDefault(arg.boolean({ description: 'Whether the event lasts the whole day or not' }), false),
-    start_date: req('The event start date and time'),
-    end_date: req('The event end date and time'),
+    start_date: req('The event start date and time', V.isTime),
+    end_date: req('The event end date and time', V.isTime),
     image: str('The event featured image ID or URL'),
     cost: anything('The event cost'),
     website: anything('The event website URL', { default: null }),
@@ -112,8 +201,8 @@ export function linkedListArgs(kind: LinkedKind) {
   return {
     page: page(),
     per_page: perPage(plural),
-    search: nonEmptyString(`${Name} should contain the specified string in the title, description or custom fields`),
-    event: int(`${Name} should be related to this event`),
+    search: tecStr(`${Name} should contain the specified string in the title, description or custom fields`, V.isString),
+    event: tecInt(`${Name} should be related to this event`, V.castsToId, { lookup: async (ctx, v) => (await ctx.store.calendar.kindOf(Math.trunc(v as number))) === 'event' }),
     has_events: anything(`${Name} should have events associated to them`),
     only_with_upcoming: anything(`${Name} should have upcoming events associated to them`, { default: false }),
     status: statusArg('The organizer post status'),
@@ -127,16 +216,16 @@ export function termListArgs(taxonomy: Taxonomy) {
   return {
     page: page(),
     per_page: perPage(taxonomy === 'category' ? 'event categories' : 'event tags'),
-    search: arg.string({ description: 'Limit results to those matching a string' }),
+    search: tecStr('Limit results to those matching a string', V.isString),
     exclude: arg.array(item.integer(), { description: 'Ensure result set exclude specific IDs' }),
     include: arg.array(item.integer(), { description: 'Limit result set to specific IDs' }),
-    order: arg.string({ description: 'Order sort attribute ascending or descending' }),
-    orderby: arg.string({ description: 'Sort collection by term attribute' }),
+    order: tecStr('Order sort attribute ascending or descending', V.isString),
+    orderby: tecStr('Sort collection by term attribute', V.isString),
     hide_empty: arg.boolean({ description: 'Whether to hide terms not assigned to any posts', default: '1' }),
-    ...(taxonomy === 'category' ? { parent: arg.integer({ description: 'Limit result set to terms assigned to a specific parent' }) } : {}),
-    post: arg.integer({ description: 'Limit result set to terms assigned to a specific post' }),
-    event: arg.integer({ description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)' }),
-    slug: arg.string({ description: 'Limit result set to terms with a specific slug' }),
+    ...(taxonomy === 'category' ? { parent: tecInt('Limit result set to terms assigned to a specific parent', V.isPositiveInt) } : {}),
+    post: tecInt('Limit result set to terms assigned to a specific post', V.castsToId),
+    event: tecInt('Limit result set to terms assigned to a specific event (an alias of the "post" parameter)', V.castsToId),
+    slug: tecStr('Limit result set to terms with a specific slug', V.isString),
   };
 }
 export type TermListArgs = Args<ReturnType<typeof termListArgs>>;
@@ -144,10 +233,10 @@ export type TermListArgs = Args<ReturnType<typeof termListArgs>>;
 export function termFields(taxonomy: Taxonomy, required: boolean) {
   const label = termLabel(taxonomy);
   return {
-    name: arg.string({ description: `The ${label} name`, required }),
-    description: arg.string({ description: `The ${label} description` }),
-    slug: arg.string({ description: `The ${label} slug` }),
-    ...(taxonomy === 'category' ? { parent: arg.integer({ description: 'The event category slug' }) } : {}),
+    name: tecStr(`The ${label} name`, V.isString, { required }),
+    description: tecStr(`The ${label} description`, V.isString),
+    slug: tecStr(`The ${label} slug`, V.isString),
+    ...(taxonomy === 'category' ? { parent: tecInt('The event category slug', V.isPositiveInt) } : {}),
   };
 }
 export type TermFields = Args<ReturnType<typeof termFields>>;

@@ -90,9 +90,6 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
     if ((await store.kindOf(a.post_parent)) !== 'event') throw invalidParam('post_parent');
     q.postParent = a.post_parent;
   }
-  if (a.ticketed === true) {
-    throw invalidParam('ticketed', 'Event Tickets plugin is not activated.', { code: 'event-tickets-not-active', data: { status: 400 } });
-  }
   // geoloc, geoloc_lat and geoloc_lng need the paid Pro add-on: the legacy site passes them on to its links (with geoloc only) and filters nothing.
 
   const { rows, total } = await store.eventArchive(q);

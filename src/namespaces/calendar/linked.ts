@@ -25,7 +25,6 @@ export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Linke
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
   const truthy = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
-  if (a.event !== undefined && (await ctx.store.calendar.kindOf(a.event)) !== 'event') throw invalidParam('event');
   const { rows, total } = await ctx.store.calendar.linkedArchive(kind, {
     search: a.search,
     event: a.event,

@@ -1,6 +1,5 @@
 /** The routes of `calendar/events/v1`, declared with the legacy index's descriptors. */
 import { can } from '../../auth/roles.ts';
-import { arg } from '../../contract/args.ts';
 import { needs, onRecord, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import { json } from '../../contract/reply.ts';
@@ -24,8 +23,8 @@ const SLUG = '(?P<slug>[^/]+)';
 const author: Permission = needs('edit_posts');
 const loggedWriter: Permission = perRecord(() => true, (u) => u !== null && can(u, 'edit_posts'));
 
-const eventId = { id: arg.integer({ description: 'the event post ID', required: true }), password: A.str('The event password') };
-const eventSlug = { slug: arg.string({ description: 'the event post name', required: true }) };
+const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.tecStr('The event password', A.V.isString) };
+const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.eventBySlug(v as string)) !== null }) };
 
 async function eventBySlug(ctx: RestContext, slug: string) {
   const e = await ctx.store.calendar.eventBySlug(slug);
@@ -53,25 +52,30 @@ function eventRoutes(): RouteDecl[] {
 }
 
 const nul = (d: string) => A.str(d, { default: null });
+const text = (d: string) => A.tecStr(d, A.V.isStringOrEmpty, { default: null });
+const time = (d: string, o: { default?: null } = {}) => A.tecStr(d, A.V.isTime, o);
+const postStatus = (d: string, o: { default?: null } = {}) => A.tecStr(d, A.V.isPostStatus, o);
+const url = (d: string) => A.tecStr(d, A.V.isUrlOrEmpty, { default: null });
 
 function venueFields(required: boolean) {
   return {
-    author: A.int('The venue author ID'), date: A.str('The venue publication date'), date_utc: A.str('The venue publication date (UTC time zone)'),
-    venue: required ? arg.string({ description: 'The venue name', required: true }) : A.str('The venue name'),
-    description: nul('The venue description'), status: A.str('The venue post status'),
+    author: A.tecInt('The venue author ID', A.V.isNumericId), date: time('The venue publication date'), date_utc: time('The venue publication date (UTC time zone)'),
+    venue: A.tecStr('The venue name', A.V.isString, { required }),
+    description: text('The venue description'), status: postStatus('The venue post status'),
     show_map: nul('Whether events linked to the venue should show a map or not'), show_map_link: nul('Whether events linked to the venue should show a map link or not'),
-    address: nul('The venue address'), city: nul('The venue city'), country: nul('The venue country'), province: nul('The venue province'),
-    state: nul('The venue state'), zip: nul('The venue ZIP code'), phone: nul('The venue phone number'), stateprovince: nul('The venue state and province'),
-    website: nul('The venue website URL'), image: nul('The organizer featured image ID or URL'),
+    address: text('The venue address'), city: text('The venue city'), country: text('The venue country'), province: text('The venue province'),
+    state: text('The venue state'), zip: text('The venue ZIP code'), phone: text('The venue phone number'), stateprovince: text('The venue state and province'),
+    website: url('The venue website URL'), image: nul('The organizer featured image ID or URL'),
   };
 }
 
 function organizerFields(required: boolean) {
   return {
-    author: A.int('The organizer author ID', { default: null }), date: nul('The organizer publication date'), date_utc: nul('The organizer publication date (UTC time zone)'),
-    organizer: required ? arg.string({ description: 'The organizer name', required: true, default: null }) : nul('The organizer name'),
-    description: nul('The organizer description'), status: nul('The organizer post status'), phone: nul('The organizer phone number'),
-    website: nul('The organizer website'), email: nul('The organizer e-mail address'), image: nul('The organizer featured image ID or URL'),
+    author: A.tecInt('The organizer author ID', A.V.isNumericId, { default: null }), date: time('The organizer publication date', { default: null }),
+    date_utc: time('The organizer publication date (UTC time zone)', { default: null }),
+    organizer: A.tecStr('The organizer name', A.V.isString, { required, default: null }),
+    description: text('The organizer description'), status: postStatus('The organizer post status', { default: null }), phone: text('The organizer phone number'),
+    website: url('The organizer website'), email: text('The organizer e-mail address'), image: nul('The organizer featured image ID or URL'),
   };
 }
 
@@ -79,8 +83,8 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? venueFields(required) : organizerFields(required));
-  const idArg = { id: arg.integer({ description: `the ${kind} post ID`, required: true }) };
-  const slugArg = { slug: arg.string({ description: `the ${kind} post name`, required: true }) };
+  const idArg = { id: A.tecInt(`the ${kind} post ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.kindOf(v as number)) === kind }) };
+  const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
   // The legacy site checks edit_post/delete_post on the record an ID names (by slug, the capability alone).
@@ -103,7 +107,7 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   const plural = taxonomy === 'category' ? 'categories' : 'tags';
   const label = taxonomy === 'category' ? 'event category' : 'event tag';
   const manage: Permission = needs(TERM_MANAGER[taxonomy]);
-  const idArg = { id: arg.integer({ description: `the ${label} term ID`, required: true }) };
+  const idArg = { id: A.tecInt(`the ${label} term ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.term(taxonomy, v as number)) !== null }) };
   const find = (ctx: RestContext, a: { id: number }) => loadTerm(ctx, taxonomy, a.id);
   return [
     route(NAMESPACE, P(`/${plural}`),

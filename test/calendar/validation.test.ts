@@ -1,0 +1,83 @@
+/**
+ * The TEC argument checks, as the legacy site runs them: each argument's validate callback first (a
+ * failure is the bare "Invalid parameter." with no details), then the type of those that declare one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+const NS = '/wp-json/calendar/events/v1';
+const get = (url: string) => app.server.inject({ method: 'GET', url: NS + url });
+let eventId: number;
+
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:06:30Z' } });
+  const admin = await app.auth('administrator');
+  const created = await app.server.inject({
+    method: 'POST', url: `${NS}/events`, headers: { authorization: admin, 'content-type': 'application/json' },
+    payload: JSON.stringify({ title: 'Checked', start_date: '2027-03-10 19:00', end_date: '2027-03-10 22:00' }),
+  });
+  eventId = created.json().id;
+});
+afterAll(() => app.close());
+
+const invalid = (...names: string[]) => ({
+  code: 'rest_invalid_param',
+  message: `Invalid parameter(s): ${names.join(', ')}`,
+  data: { status: 400, params: Object.fromEntries(names.map((n) => [n, 'Invalid parameter.'])), details: [] },
+});
+
+describe('validate callbacks', () => {
+  it('refuse an event ID that is not numeric with the bare message (is_event_id_format)', async () => {
+    for (const q of ['id=abc', 'id[]=3', 'id=']) expect((await get(`/events/${eventId}?${q}`)).json()).toEqual(invalid('id'));
+  });
+
+  it('then check the declared type: a numeric ID that is not whole is not an integer', async () => {
+    expect((await get(`/events/${eventId}?id=1.5`)).json()).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): id',
+      data: { status: 400, params: { id: 'id is not of type integer.' }, details: { id: { code: 'rest_invalid_type', message: 'id is not of type integer.', data: { param: 'id' } } } },
+    });
+  });
+
+  it('refuse a venue or organizer ID that names no record with the bare message, whatever its form', async () => {
+    for (const q of ['id=1.5', 'id[]=1', 'id=abc']) expect((await get(`/venues/1?${q}`)).json()).toEqual(invalid('id'));
+    expect((await get('/organizers?event=abc')).json()).toEqual(invalid('event'));
+  });
+
+  it('want non-empty strings (is_string: "0" is empty in PHP)', async () => {
+    expect((await get('/events?strict_dates=')).json()).toEqual(invalid('strict_dates'));
+    expect((await get('/categories?search=0')).json()).toEqual(invalid('search'));
+    expect((await get('/venues?search[]=x')).json()).toEqual(invalid('search'));
+  });
+
+  it('answer ticketed=1 without Event Tickets with the callback\'s own error', async () => {
+    expect((await get('/events?ticketed=1')).json()).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): ticketed',
+      data: { status: 400, params: { ticketed: 'Event Tickets plugin is not activated.' }, details: { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } } },
+    });
+    expect((await get('/events?ticketed=0')).statusCode).toBe(200);
+  });
+
+  it('leave geoloc_lat and geoloc_lng unchecked (nothing declares them without Events Calendar Pro)', async () => {
+    expect((await get('/events?geoloc_lat[5]=&geoloc_lng=x')).statusCode).toBe(200);
+  });
+});
+
+describe('record lookups of the validate callbacks', () => {
+  const anonymous = (method: string, url: string) => app.server.inject({ method: method as 'DELETE', url: NS + url });
+
+  it('refuse a missing record before the permission is checked: anonymous writes on it are 400, not 401', async () => {
+    expect((await anonymous('DELETE', '/organizers/99999')).json()).toEqual(invalid('id'));
+    expect((await anonymous('DELETE', '/organizers/' + eventId)).json()).toEqual(invalid('id'));
+    expect((await anonymous('DELETE', '/venues/by-slug/nope')).json()).toEqual(invalid('slug'));
+    expect((await anonymous('DELETE', '/events/by-slug/nope')).json()).toEqual(invalid('slug'));
+    expect((await anonymous('DELETE', '/categories/999')).json()).toEqual(invalid('id'));
+    expect((await anonymous('PUT', '/tags/999')).json()).toEqual(invalid('id'));
+  });
+
+  it('leave an existing record to the permission', async () => {
+    expect((await anonymous('DELETE', '/events/by-slug/checked')).statusCode).toBe(401);
+  });
+});
