@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
-import { LoginThrottled } from '../contract/error-codes.ts';
+import { errors, LoginThrottled } from '../contract/error-codes.ts';
 import type { User } from '../auth/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
 import { RestError } from '../contract/errors.ts';
@@ -65,6 +65,9 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
       overriddenByHeader: byHeader,
     }),
   });
+
+  // Refused while WordPress parses the request, before authentication or any route.
+  if (loc.routeNotString) return send({ headers: {}, route: null, ...errorOutcome(errors.core.routeNotString()) }, null);
 
   let user: User | null;
   try {
