@@ -22,9 +22,13 @@ describe('differential report', () => {
     const item = tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', tally.compare(route, answer(200, { order: 1 }), answer(200, { order: 2 }), norm), rows.forRoute('GET', '/calendar/events/v1/venues/{id}'), curls);
     expect(item.verdict).toBe('differs');
 
+    // Inside an envelope the row's paths are read below `$.body`.
+    const enveloped = tally.compare(route, answer(200, { body: [{ order: 1 }], status: 200 }), answer(200, { body: [{ order: 2 }], status: 200 }), norm);
+    expect(tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', enveloped, listings, curls, true).verdict).toBe('allowed');
+
     const report = printReport(tally, { examples: 5 });
     expect(report).toContain('GET /calendar/events/v1/venues  3: 1 identical (33.3%), 1 allowed (33.3%), 1 differ (33.3%)');
     expect(report.some((l) => l.includes('$[0].order') && l.includes('[allowed: venue-sort]'))).toBe(true);
-    expect(report).toContain('calendar/events/v1: 4 requests, 1 identical (25.0%), 1 allowed (25.0%), 2 differ (50.0%)');
+    expect(report).toContain('calendar/events/v1: 5 requests, 1 identical (20.0%), 2 allowed (40.0%), 2 differ (40.0%)');
   });
 });

@@ -62,15 +62,19 @@ export class Tally {
     return differences(contractKeys(legacy, opts), lintel, opts).filter((d) => !learned?.has(generalise(d.path)));
   }
 
-  /** Counts one compared request; `listings` are the rows naming its route. Returns its verdict and the classes of difference seen for the first time. */
-  add(route: string, namespace: string, found: Difference[], listings: Listing[], curls: { legacy: string; lintel: string }): { verdict: Verdict; fresh: Example[] } {
+  /**
+   * Counts one compared request; `listings` are the rows naming its route, read inside the envelope
+   * when the request asked for one. Returns its verdict and the classes of difference seen for the first time.
+   */
+  add(route: string, namespace: string, found: Difference[], listings: Listing[], curls: { legacy: string; lintel: string }, enveloped = false): { verdict: Verdict; fresh: Example[] } {
     const t = this.routes.get(route) ?? { namespace, sent: 0, identical: 0, allowed: 0, classes: new Map() };
     this.routes.set(route, t);
     t.sent++;
     const fresh: Example[] = [];
     let unlisted = 0;
     for (const d of found) {
-      const rows = listings.filter((l) => allowedBy([l], d.path)).map((l) => l.id);
+      const where = enveloped ? unenveloped(d.path) : d.path;
+      const rows = listings.filter((l) => allowedBy([l], where)).map((l) => l.id);
       if (rows.length === 0) unlisted++;
       const k = classKey(d);
       const known = t.classes.get(k);
@@ -112,6 +116,14 @@ function contractKeys(a: Answer, opts: NormaliseOptions): Answer {
   } catch {
     return a;
   }
+}
+
+/** `_envelope` moves status, headers and body into the body: a row's `status`, `header: X` and `$.x` name them there too. */
+function unenveloped(path: string): string {
+  if (path === '$.status') return 'status';
+  const header = /^\$\.headers(?:\.([\w-]+)|\["([^"]+)"\])$/.exec(path);
+  if (header) return `header ${header[1] ?? header[2]}`;
+  return path.startsWith('$.body') ? `$${path.slice('$.body'.length)}` : path;
 }
 
 /** Status and header differences are told apart by their values; body differences by where they are. */
