@@ -46,7 +46,9 @@ export function validateArgs(args: CompiledArg[], params: Record<string, unknown
       if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;
       } else {
-        failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
+        // rest_validate_value_from_schema stops at the first item or property that fails: only its issues count.
+        const at = JSON.stringify(r.error.issues[0]?.path);
+        failures.set(a.name, r.error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i)));
       }
     }
     if (failures.size) throw invalidParams(failures);
