@@ -16,7 +16,7 @@ export class LoginThrottled extends RestError {
   }
 }
 
-/** An error WordPress answers with wp_die() before the REST server runs: its JSON body also lists `additional_errors`. */
+/** An error WordPress answers with wp_die() before the REST server runs: its JSON body also lists `additional_errors` (and wp_die sends the no-cache headers). */
 export class WpDie extends RestError {
   override toBody(): RestErrorBody {
     return { ...super.toBody(), additional_errors: [] };

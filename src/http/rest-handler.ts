@@ -14,7 +14,7 @@ import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
 import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
-import { shape, type RestAnswer } from './shape.ts';
+import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from './site-urls.ts';
 import { onceForKey, requestFingerprint, WRITES } from './idempotency.ts';
 import type { Store } from '../store/store.ts';
@@ -67,7 +67,7 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   });
 
   // Refused while WordPress parses the request, before authentication or any route.
-  if (loc.routeNotString) return send({ headers: {}, route: null, ...errorOutcome(errors.core.routeNotString()) }, null);
+  if (loc.routeNotString) return send({ headers: { ...NO_CACHE }, route: null, ...errorOutcome(errors.core.routeNotString()) }, null);
 
   let user: User | null;
   try {

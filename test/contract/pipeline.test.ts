@@ -118,6 +118,7 @@ describe('request forms', () => {
       const r = await req('GET', url, { headers: { authorization: 'Basic bm9ib2R5Ong=' } });
       expect(r.statusCode, url).toBe(400);
       expect(r.headers.allow, url).toBeUndefined();
+      expect(r.headers['cache-control'], url).toBe('no-cache, must-revalidate, max-age=0, no-store, private');
       expect(r.json(), url).toEqual({ code: 'rest_path_invalid_type', message: 'The REST route parameter must be a string.', data: { status: 400 }, additional_errors: [] });
     }
   });
