@@ -66,7 +66,8 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
     }),
   });
 
-  // Refused while WordPress parses the request, before authentication or any route.
+  // Refused while WordPress parses the request, before authentication or any route: no REST envelope either.
+  if (loc.routeNotString) delete query._envelope;
   if (loc.routeNotString) return send({ headers: { ...NO_CACHE }, route: null, ...errorOutcome(errors.core.routeNotString()) }, null);
 
   let user: User | null;
