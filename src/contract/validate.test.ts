@@ -57,3 +57,11 @@ describe('array arguments', () => {
     expect(body.data).toMatchObject({ params: { requests: 'requests[1][method] is not one of POST and PUT.' }, details: { requests: { code: 'rest_not_in_enum' } } });
   });
 });
+
+describe('enum arguments', () => {
+  it('refuse a value of another type as not of their type, before the enum check', () => {
+    const args = { validation: arg.enum(['require-all-validate', 'normal']) };
+    expect(refusal(args, { validation: ['x'] }).data).toMatchObject({ params: { validation: 'validation is not of type string.' }, details: { validation: { code: 'rest_invalid_type', data: { param: 'validation' } } } });
+    expect(refusal(args, { validation: 'x' }).data).toMatchObject({ params: { validation: 'validation is not one of require-all-validate and normal.' } });
+  });
+});

@@ -123,6 +123,8 @@ function toParamError(a: CompiledArg, issue: Issue): ParamError {
       }
       return { code: 'rest_invalid_type', message: `${param} is not of type ${typeName(s, issue.expected)}.`, data: { param } };
     case 'invalid_value':
+      // rest_validate_value_from_schema checks the type before the enum.
+      if (s.type === 'string' && issue.input !== undefined && typeof issue.input !== 'string') return { code: 'rest_invalid_type', message: `${param} is not of type string.`, data: { param } };
       if (issue.values.length === 1) return { code: 'rest_not_in_enum', message: `${param} is not ${String(issue.values[0])}.`, data: null };
       return { code: 'rest_not_in_enum', message: `${param} is not one of ${wpList(issue.values)}.`, data: null };
     case 'too_small':
