@@ -36,6 +36,15 @@ describe('site index', () => {
     expect((await get('/xx/wp-json/')).statusCode).toBe(404);
   });
 
+  it('links a namespace index up to the site index whatever _fields keeps, as the legacy site adds the link after filtering', async () => {
+    const up = { up: [{ href: `${TEST_BASE}/wp-json/` }] };
+    const whole = (await get('/wp-json/redirection/v1')).json();
+    expect(whole.namespace).toBe('redirection/v1');
+    expect(whole._links).toEqual(up);
+    expect((await get('/wp-json/redirection/v1?_fields=namespace')).json()).toEqual({ namespace: 'redirection/v1', _links: up });
+    for (const fields of ['nope', 'namespaces', '_links']) expect((await get(`/wp-json/redirection/v1?_fields=${fields}`)).json(), fields).toEqual({ _links: up });
+  });
+
   it('answers an unknown route with rest_no_route', async () => {
     const res = await get('/wp-json/nothing/here');
     expect(res.statusCode).toBe(404);

@@ -5,7 +5,7 @@
  * conformance captures assert them byte for byte); the others are Lintel's own (see DEVIATIONS.md).
  * This module imports nothing but `RestError`, so any module may import it without a cycle.
  */
-import { RestError } from './errors.ts';
+import { RestError, type RestErrorBody } from './errors.ts';
 
 /** The 429 of a throttled login; `retryAfter` (seconds) goes out as the `Retry-After` header. */
 export class LoginThrottled extends RestError {
@@ -16,6 +16,13 @@ export class LoginThrottled extends RestError {
   }
 }
 
+/** An error WordPress answers with wp_die() before the REST server runs: its JSON body also lists `additional_errors` (and wp_die sends the no-cache headers). */
+export class WpDie extends RestError {
+  override toBody(): RestErrorBody {
+    return { ...super.toBody(), additional_errors: [] };
+  }
+}
+
 /** A refusal for want of a capability: 401 to an anonymous client, 403 to a logged-in one. */
 const refusal = (code: string, message: string) => (loggedIn: boolean) => new RestError(code, message, loggedIn ? 403 : 401);
 
@@ -23,6 +30,7 @@ export const errors = {
   /** The core pipeline: routing, parsing, validation, permissions. */
   core: {
     noRoute: () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404),
+    routeNotString: () => new WpDie('rest_path_invalid_type', 'The REST route parameter must be a string.', 400),
     invalidJson: (detail: string) =>
       new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: detail }),
     missingParams: (params: string[]) =>

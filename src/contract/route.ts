@@ -24,6 +24,8 @@ export interface RestResult {
   headers?: Record<string, string>;
   /** A body that is not JSON (an export file, an HTML preview, or a stream), sent as is. */
   raw?: { contentType: string };
+  /** The answer's links (WordPress's `add_link`): `_links` after `_fields` has filtered the body, so no filter drops them. */
+  links?: Record<string, unknown>;
 }
 
 export interface Endpoint<S extends ArgShape = ArgShape, P extends string = never> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { arg, withValidateCallback } from './args.ts';
 import { RestError } from './errors.ts';
 import { compileArgs, validateArgs } from './validate.ts';
@@ -46,5 +47,21 @@ describe('arguments with validate callbacks of their own', () => {
 
   it('let the schema checks of the others run when they pass', async () => {
     expect(await refusal(args, { per_page: 'x', filter: 'ok', page: 'y' })).toMatchObject({ message: 'Invalid parameter(s): per_page, page' });
+  });
+});
+
+describe('array arguments', () => {
+  it('report the first item that fails, as rest_validate_value_from_schema stops there', () => {
+    const item = z.object({ method: z.enum(['POST', 'PUT']) });
+    const body = refusal({ requests: arg.array(item) }, { requests: [{ method: 'POST' }, { method: 'GET' }, { method: 'HEAD' }] });
+    expect(body.data).toMatchObject({ params: { requests: 'requests[1][method] is not one of POST and PUT.' }, details: { requests: { code: 'rest_not_in_enum' } } });
+  });
+});
+
+describe('enum arguments', () => {
+  it('refuse a value of another type as not of their type, before the enum check', () => {
+    const args = { validation: arg.enum(['require-all-validate', 'normal']) };
+    expect(refusal(args, { validation: ['x'] }).data).toMatchObject({ params: { validation: 'validation is not of type string.' }, details: { validation: { code: 'rest_invalid_type', data: { param: 'validation' } } } });
+    expect(refusal(args, { validation: 'x' }).data).toMatchObject({ params: { validation: 'validation is not one of require-all-validate and normal.' } });
   });
 });

@@ -56,7 +56,9 @@ export async function validateArgs(args: CompiledArg[], params: Record<string, u
       else if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;
       } else {
-        failures.set(a.name, r.error.issues.map((i) => toParamError(a, i)));
+        // rest_validate_value_from_schema stops at the first item or property that fails: only its issues count.
+        const at = JSON.stringify(r.error.issues[0]?.path);
+        failures.set(a.name, r.error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i)));
       }
     }
     if (failures.size) throw invalidParams(failures);
@@ -131,8 +133,8 @@ function toParamError(a: CompiledArg, issue: Issue): ParamError {
       }
       return { code: 'rest_invalid_type', message: `${param} is not of type ${typeName(s, issue.expected)}.`, data: { param } };
     case 'invalid_value':
-      // rest_validate_value_from_schema checks the type before the enum: a list for a string is of the wrong type.
-      if (s.type === 'string' && typeof issue.input !== 'string') return { code: 'rest_invalid_type', message: `${param} is not of type string.`, data: { param } };
+      // rest_validate_value_from_schema checks the type before the enum.
+      if (s.type === 'string' && issue.input !== undefined && typeof issue.input !== 'string') return { code: 'rest_invalid_type', message: `${param} is not of type string.`, data: { param } };
       if (issue.values.length === 1) return { code: 'rest_not_in_enum', message: `${param} is not ${String(issue.values[0])}.`, data: null };
       return { code: 'rest_not_in_enum', message: `${param} is not one of ${wpList(issue.values)}.`, data: null };
     case 'too_small':

@@ -36,6 +36,7 @@ export interface Outcome {
   body: unknown;
   headers: Record<string, string>;
   raw?: { contentType: string };
+  links?: Record<string, unknown>;
   route: CompiledRoute | null;
 }
 
@@ -72,7 +73,7 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
   try {
     planned ??= await plan(table, call);
     const result = await run(planned);
-    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, route: planned.route }, call);
+    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call);
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));

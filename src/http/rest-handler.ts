@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
-import { LoginThrottled } from '../contract/error-codes.ts';
+import { errors, LoginThrottled } from '../contract/error-codes.ts';
 import type { User } from '../auth/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
 import { RestError } from '../contract/errors.ts';
@@ -14,7 +14,7 @@ import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
 import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
-import { shape, type RestAnswer } from './shape.ts';
+import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from './site-urls.ts';
 import { onceForKey, requestFingerprint, WRITES } from './idempotency.ts';
 import type { Store } from '../store/store.ts';
@@ -65,6 +65,10 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
       overriddenByHeader: byHeader,
     }),
   });
+
+  // Refused while WordPress parses the request, before authentication or any route: no REST envelope either.
+  if (loc.routeNotString) delete query._envelope;
+  if (loc.routeNotString) return send({ headers: { ...NO_CACHE }, route: null, ...errorOutcome(errors.core.routeNotString()) }, null);
 
   let user: User | null;
   try {

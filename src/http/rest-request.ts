@@ -12,6 +12,8 @@ export interface RestLocation {
   route: string;
   /** Named by `?rest_route=` rather than by the path. */
   byQuery?: true;
+  /** `?rest_route` is not a string (`rest_route[]=`): the legacy site refuses the request before any route runs. */
+  routeNotString?: true;
 }
 
 export interface RestPrefixes {
@@ -26,7 +28,9 @@ function untrailingslash(route: string): string {
 
 /**
  * `/{prefix}/...`, `/{locale}/{prefix}/...`, or `?rest_route=/...` on the site root (with or
- * without a locale, or `index.php`), as the legacy rewrite rules accept them.
+ * without a locale, or `index.php`), as the legacy rewrite rules accept them. WordPress reads the
+ * query's `rest_route` before the one the rewrite rule makes of the path, so a non-empty one names
+ * the route under the prefix too (`/wp-json/oembed/1.0?rest_route=/redirection/v1`).
  */
 export function locateRest(pathname: string, query: Params, p: RestPrefixes): RestLocation | null {
   const segs = pathname.split('/');
@@ -39,9 +43,15 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
     i = 2;
   }
   const head = segs[i]?.toLowerCase();
-  if (head === p.restPrefix.toLowerCase()) return { locale, route: untrailingslash(safeDecode(segs.slice(i + 1).join('/'))) };
+  const named = query.rest_route;
+  if (head === p.restPrefix.toLowerCase()) {
+    const route = untrailingslash(safeDecode(segs.slice(i + 1).join('/')));
+    if (typeof named === 'string') return named === '' ? { locale, route } : { locale, route: untrailingslash(named), byQuery: true };
+    return named === undefined || named === null ? { locale, route } : { locale, route, routeNotString: true };
+  }
   const rest = segs.slice(i).join('/');
-  if ((rest === '' || rest === 'index.php') && typeof query.rest_route === 'string') return { locale, route: untrailingslash(query.rest_route), byQuery: true };
+  if ((rest === '' || rest === 'index.php') && typeof named === 'string') return { locale, route: untrailingslash(named), byQuery: true };
+  if ((rest === '' || rest === 'index.php') && named !== undefined && named !== null) return { locale, route: '/', routeNotString: true };
   return null;
 }
 

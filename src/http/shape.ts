@@ -86,6 +86,18 @@ function emptyAsPhpArray(o: Record<string, unknown>, made: WeakSet<object>): unk
   return Object.keys(o).length === 0 ? [] : o;
 }
 
+/**
+ * A successful answer's body as sent: filtered by `_fields` (when given), then its links added as
+ * `_links`, as WordPress's response_to_data adds them after rest_post_dispatch has filtered the data.
+ */
+export function filteredBody(body: unknown, fields: unknown, links?: Record<string, unknown>): unknown {
+  const filtered = fields === undefined ? body : filterFields(body, fields);
+  if (!links) return filtered;
+  // A body that lost every field is PHP's empty array, to which the links are added as a key.
+  const data = Array.isArray(filtered) && filtered.length === 0 ? {} : parsed(filtered);
+  return { ...(data as Record<string, unknown>), _links: links };
+}
+
 /** Headers every REST response carries on the legacy site. */
 export function restHeaders(apiRoot: string): Record<string, string> {
   return {
@@ -117,6 +129,7 @@ export interface ShapeInput {
   body: unknown;
   headers: Record<string, string>;
   raw?: { contentType: string };
+  links?: Record<string, unknown>;
   query: Params;
   method: string;
   apiRoot: string;
@@ -131,7 +144,7 @@ export function shape(o: ShapeInput): Shaped {
   if (o.body instanceof Readable) return { status: o.status, headers: { ...o.headers, ...(o.raw ? { 'Content-Type': o.raw.contentType } : {}) }, body: o.body };
   const isError = o.status >= 400;
   let body = o.body;
-  if (!isError && o.query._fields !== undefined) body = filterFields(body, o.query._fields);
+  if (!isError) body = filteredBody(body, o.query._fields, o.links);
   let status = o.status;
   let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...o.headers };
   if (o.raw) headers['Content-Type'] = o.raw.contentType;

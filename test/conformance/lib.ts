@@ -74,8 +74,9 @@ export function aliasNames(mappings: Mappings): Record<string, string> {
 
 function restRoute(c: Capture): string | null {
   const { path: p, query_string: qs } = c.request;
-  if (p === '/wp-json' || p.startsWith('/wp-json/')) return p.slice('/wp-json'.length) || '/';
+  // The query's rest_route names the route before the path does (locateRest).
   const rr = new URLSearchParams(qs).get('rest_route');
+  if (p === '/wp-json' || p.startsWith('/wp-json/')) return rr || p.slice('/wp-json'.length) || '/';
   return p === '/' && rr ? rr : null;
 }
 

@@ -109,6 +109,20 @@ describe('request forms', () => {
     }
   });
 
+  it("takes the query's rest_route before the path, and refuses one that is not a string before authenticating", async () => {
+    expect((await get('/wp-json/echo/v1/items/9?rest_route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
+    // PHP reads `rest[route` as `rest_route`.
+    expect((await get('/wp-json/echo/v1/items/9?rest[route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
+    expect((await get('/wp-json/echo/v1/items/3?rest_route=')).json()).toEqual({ id: 3, method: 'GET' });
+    for (const url of ['/wp-json/echo/v1/items/3?rest_route[]=/echo/v1/items/3', '/?rest_route[a]=x', '/wp-json/echo/v1/items/3?rest_route[]=x&_envelope=1']) {
+      const r = await req('GET', url, { headers: { authorization: 'Basic bm9ib2R5Ong=' } });
+      expect(r.statusCode, url).toBe(400);
+      expect(r.headers.allow, url).toBeUndefined();
+      expect(r.headers['cache-control'], url).toBe('no-cache, must-revalidate, max-age=0, no-store, private');
+      expect(r.json(), url).toEqual({ code: 'rest_path_invalid_type', message: 'The REST route parameter must be a string.', data: { status: 400 }, additional_errors: [] });
+    }
+  });
+
   it('hands path parameters to the handler even when no argument declares them', async () => {
     expect((await get('/wp-json/echo/v1/kinds/b')).json()).toEqual({ kind: 'b' });
     expect((await get('/wp-json/echo/v1/kinds/c')).json().code).toBe('rest_no_route');

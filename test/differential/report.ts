@@ -1,24 +1,35 @@
 /**
  * Comparison and report: each pair of answers compared as the shadow comparator does (status, the
  * headers clients read, JSON by value after the conformance normalisation), minus the paths the
- * legacy site itself answers differently when asked twice; then per route the match rate and each
- * distinct difference once (where, both values, a curl line per side), and per namespace totals.
+ * legacy site itself answers differently when asked twice. A request is identical, allowed (it
+ * differs only in what the DEVIATIONS.md rows naming its route allow) or differs; the report gives
+ * per route those counts and each distinct difference once (where, both values, a curl line per
+ * side), and per namespace the totals.
  */
+import { allowedBy, type Listing } from '../../src/compare/deviations.ts';
 import { formatDifferences, normaliseString, type Difference, type NormaliseOptions } from '../../src/compare/diff.ts';
 import { differences, generalise } from '../../src/backends/shadow.ts';
 import type { Answer } from './clients.ts';
 
 export interface Example {
   difference: Difference;
+  /** The ids of the rows that allow it (none: it counts as a difference). */
+  allowedBy: string[];
   legacyCurl: string;
   lintelCurl: string;
   count: number;
 }
 
-interface RouteTally {
-  namespace: string;
+export type Verdict = 'identical' | 'allowed' | 'differs';
+
+interface Counts {
   sent: number;
-  matched: number;
+  identical: number;
+  allowed: number;
+}
+
+interface RouteTally extends Counts {
+  namespace: string;
   /** Distinct differences by route-independent key (generalised path, and the values for status and headers). */
   classes: Map<string, Example>;
 }
@@ -51,31 +62,42 @@ export class Tally {
     return differences(contractKeys(legacy, opts), lintel, opts).filter((d) => !learned?.has(generalise(d.path)));
   }
 
-  add(route: string, namespace: string, found: Difference[], curls: { legacy: string; lintel: string }): Example[] {
-    const t = this.routes.get(route) ?? { namespace, sent: 0, matched: 0, classes: new Map() };
+  /**
+   * Counts one compared request; `listings` are the rows naming its route, read inside the envelope
+   * when the request asked for one. Returns its verdict and the classes of difference seen for the first time.
+   */
+  add(route: string, namespace: string, found: Difference[], listings: Listing[], curls: { legacy: string; lintel: string }, enveloped = false): { verdict: Verdict; fresh: Example[] } {
+    const t = this.routes.get(route) ?? { namespace, sent: 0, identical: 0, allowed: 0, classes: new Map() };
     this.routes.set(route, t);
     t.sent++;
-    if (found.length === 0) t.matched++;
     const fresh: Example[] = [];
+    let unlisted = 0;
     for (const d of found) {
+      const where = enveloped ? unenveloped(d.path) : d.path;
+      const rows = listings.filter((l) => allowedBy([l], where)).map((l) => l.id);
+      if (rows.length === 0) unlisted++;
       const k = classKey(d);
       const known = t.classes.get(k);
       if (known) known.count++;
       else {
-        const e = { difference: d, legacyCurl: curls.legacy, lintelCurl: curls.lintel, count: 1 };
+        const e = { difference: d, allowedBy: rows, legacyCurl: curls.legacy, lintelCurl: curls.lintel, count: 1 };
         t.classes.set(k, e);
         fresh.push(e);
       }
     }
-    return fresh;
+    const verdict: Verdict = found.length === 0 ? 'identical' : unlisted === 0 ? 'allowed' : 'differs';
+    if (verdict === 'identical') t.identical++;
+    if (verdict === 'allowed') t.allowed++;
+    return { verdict, fresh };
   }
 
-  byNamespace(): Map<string, { sent: number; matched: number }> {
-    const out = new Map<string, { sent: number; matched: number }>();
+  byNamespace(): Map<string, Counts> {
+    const out = new Map<string, Counts>();
     for (const t of this.routes.values()) {
-      const row = out.get(t.namespace) ?? { sent: 0, matched: 0 };
+      const row = out.get(t.namespace) ?? { sent: 0, identical: 0, allowed: 0 };
       row.sent += t.sent;
-      row.matched += t.matched;
+      row.identical += t.identical;
+      row.allowed += t.allowed;
       out.set(t.namespace, row);
     }
     return out;
@@ -96,6 +118,14 @@ function contractKeys(a: Answer, opts: NormaliseOptions): Answer {
   }
 }
 
+/** `_envelope` moves status, headers and body into the body: a row's `status`, `header: X` and `$.x` name them there too. */
+function unenveloped(path: string): string {
+  if (path === '$.status') return 'status';
+  const header = /^\$\.headers(?:\.([\w-]+)|\["([^"]+)"\])$/.exec(path);
+  if (header) return `header ${header[1] ?? header[2]}`;
+  return path.startsWith('$.body') ? `$${path.slice('$.body'.length)}` : path;
+}
+
 /** Status and header differences are told apart by their values; body differences by where they are. */
 function classKey(d: Difference): string {
   const path = generalise(d.path);
@@ -104,25 +134,38 @@ function classKey(d: Difference): string {
 
 const pct = (m: number, n: number) => (n === 0 ? '-' : `${((100 * m) / n).toFixed(1)}%`);
 
+/** `identical / allowed / differs of sent`, each with its share. */
+function counts(c: Counts): string {
+  const differs = c.sent - c.identical - c.allowed;
+  return `${c.identical} identical (${pct(c.identical, c.sent)}), ${c.allowed} allowed (${pct(c.allowed, c.sent)}), ${differs} differ (${pct(differs, c.sent)})`;
+}
+
 export function printReport(tally: Tally, opts: { examples: number }): string[] {
   const lines: string[] = [];
   const routes = [...tally.routes].sort(([a, x], [b, y]) => x.namespace.localeCompare(y.namespace) || a.localeCompare(b));
   for (const [route, t] of routes) {
-    lines.push(`${route}  ${t.matched}/${t.sent} (${pct(t.matched, t.sent)})`);
-    for (const e of [...t.classes.values()].sort((a, b) => b.count - a.count).slice(0, opts.examples)) {
+    lines.push(`${route}  ${t.sent}: ${counts(t)}`);
+    // Unlisted classes first: they are what is left to fix or list.
+    const classes = [...t.classes.values()].sort((a, b) => Number(a.allowedBy.length > 0) - Number(b.allowedBy.length > 0) || b.count - a.count);
+    for (const e of classes.slice(0, opts.examples)) {
       const [what] = formatDifferences([e.difference]);
-      lines.push(`  ×${e.count} ${what}`, `    legacy: ${e.legacyCurl}`, `    lintel: ${e.lintelCurl}`);
+      const listed = e.allowedBy.length ? ` [allowed: ${e.allowedBy.join(', ')}]` : '';
+      lines.push(`  ×${e.count} ${what}${listed}`, `    legacy: ${e.legacyCurl}`, `    lintel: ${e.lintelCurl}`);
     }
   }
-  lines.push('', 'namespace            identical / sent');
-  let sent = 0;
-  let matched = 0;
-  for (const [ns, row] of [...tally.byNamespace()].sort(([a], [b]) => a.localeCompare(b))) {
-    lines.push(`${ns.padEnd(20)} ${String(row.matched).padStart(6)} / ${String(row.sent).padEnd(6)} ${pct(row.matched, row.sent)}`);
-    sent += row.sent;
-    matched += row.matched;
+  lines.push('', 'namespace            requests  identical  allowed  differ');
+  const total: Counts = { sent: 0, identical: 0, allowed: 0 };
+  const row = (name: string, c: Counts) =>
+    `${name.padEnd(20)} ${String(c.sent).padStart(8)}  ${pct(c.identical, c.sent).padStart(9)}  ${pct(c.allowed, c.sent).padStart(7)}  ${pct(c.sent - c.identical - c.allowed, c.sent).padStart(6)}`;
+  const namespaces = [...tally.byNamespace()].sort(([a], [b]) => a.localeCompare(b));
+  for (const [ns, c] of namespaces) {
+    lines.push(row(ns, c));
+    total.sent += c.sent;
+    total.identical += c.identical;
+    total.allowed += c.allowed;
   }
-  lines.push(`${'total'.padEnd(20)} ${String(matched).padStart(6)} / ${String(sent).padEnd(6)} ${pct(matched, sent)}`);
+  lines.push(row('total', total), '');
+  for (const [ns, c] of namespaces) lines.push(`${ns}: ${c.sent} requests, ${counts(c)}`);
   if (tally.skipped) lines.push(`(${tally.skipped} generated writes skipped: no record made during the run to change yet)`);
   return lines;
 }

@@ -7,6 +7,7 @@
  * take a seeded record or one made during the run, writes only a record made during the run.
  */
 import fc from 'fast-check';
+import { openApiPath } from '../../src/contract/openapi.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
 import { formEncode, params, routePath, type Pair } from '../fuzz/requests.ts';
 
@@ -23,6 +24,10 @@ export const ID_SLOT = '{id}';
 export interface DiffRequest {
   /** What the request counts under in the report: `GET /calendar/events/v1/events/{id}`. */
   route: string;
+  /** The route template DEVIATIONS.md rows name (`/redirection/v1/export/{module}/{format}`). */
+  template: string;
+  /** The method the route sees (after `_method`): the one DEVIATIONS.md rows name. */
+  effective: string;
   /** The namespace it counts under (`index` for the site and namespace indexes). */
   namespace: string;
   method: string;
@@ -120,8 +125,11 @@ function build(route: CompiledRoute, r: Shape, method: string, pairs: Pair[]): D
   if (r.envelope) query.push(['_envelope', '1']);
   const effective = (r.override && method === 'POST' ? r.override : method).toUpperCase();
   const path = r.path;
+  const template = openApiPath(route.pattern).path;
   return {
-    route: `${method} ${slotted(route)}`,
+    route: `${method} ${template}`,
+    template,
+    effective,
     namespace: namespaceOf(route),
     method,
     path,
@@ -148,6 +156,8 @@ function batchRequest(routes: CompiledRoute[]): fc.Arbitrary<DiffRequest> {
     .record({ requests: fc.array(item, { minLength: 1, maxLength: 3 }), validation: fc.constantFrom(undefined, 'normal', 'require-all-validate'), caller: callers })
     .map(({ requests, validation, caller }) => ({
       route: 'POST /batch/v1',
+      template: '/batch/v1',
+      effective: 'POST',
       namespace: 'batch/v1',
       method: 'POST',
       path: '/batch/v1',
@@ -165,7 +175,7 @@ function batchRequest(routes: CompiledRoute[]): fc.Arbitrary<DiffRequest> {
 function oddRequest(): fc.Arbitrary<DiffRequest> {
   return fc
     .record({ path: fc.constantFrom('/', '/calendar/events/v1', '/redirection/v1', '/history/v1', '/oembed/1.0', '/batch/v1', '/calendar/events/v1/nope', '/nope/v1'), caller: callers, q: fc.constantFrom('', 'context=help', '_fields=namespaces', 'namespace=x') })
-    .map(({ path, caller, q }) => ({ route: `GET ${path}`, namespace: 'index', method: 'GET', path, collection: null, pick: 0, locale: '', query: q, caller, write: false }));
+    .map(({ path, caller, q }) => ({ route: `GET ${path}`, template: path, effective: 'GET', namespace: 'index', method: 'GET', path, collection: null, pick: 0, locale: '', query: q, caller, write: false }));
 }
 
 /** Every request the tester sends: each compared route equally likely, some batch calls and index requests. */

@@ -19,7 +19,7 @@ import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
 import type { RestContext } from '../../http/context.ts';
 import { asRestError, dispatch, plan, type Outcome, type Plan, type RestCall } from '../../http/dispatch.ts';
-import { filterFields } from '../../http/shape.ts';
+import { filteredBody } from '../../http/shape.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -202,6 +202,6 @@ function errorItem(e: RestError): ItemResponse {
 
 function toItem(o: Outcome, call: RestCall): ItemResponse {
   // `_fields` in an item's query string filters its body, as rest_post_dispatch does for each item.
-  const body = o.status < 400 && call.query._fields !== undefined ? filterFields(o.body, call.query._fields) : o.body;
+  const body = o.status < 400 ? filteredBody(o.body, call.query._fields, o.links) : o.body;
   return { body, status: o.status, headers: Object.keys(o.headers).length ? o.headers : [] };
 }

@@ -113,7 +113,7 @@ export function namespaceIndexRoute(table: RouteTable, namespace: string): Route
       handler(ctx, args) {
         const ns = args.namespace;
         if (typeof ns !== 'string' || !table.namespaces.includes(ns)) throw errors.core.invalidNamespace();
-        return { body: { namespace: ns, routes: routesOf(ctx, ns), _links: { up: [{ href: ctx.urls.apiRoot }] } } };
+        return { body: { namespace: ns, routes: routesOf(ctx, ns) }, links: { up: [{ href: ctx.urls.apiRoot }] } };
       },
     }),
   );

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { Deviations } from '../../src/compare/deviations.ts';
+import type { Answer } from './clients.ts';
+import { printReport, Tally } from './report.ts';
+
+const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'content-type': 'application/json' }, headerList: [], body: JSON.stringify(body), elapsedS: 0 });
+const norm = { aliases: {} };
+const curls = { legacy: 'curl legacy', lintel: 'curl lintel' };
+
+describe('differential report', () => {
+  const rows = new Deviations([{ id: 'venue-sort', captures: '-', allows: 'body: $[*].order; routes: GET /calendar/events/v1/venues' }]);
+
+  it('counts a request differing only where a row for its route allows as allowed, anything else as a difference', () => {
+    const tally = new Tally();
+    const route = 'GET /calendar/events/v1/venues';
+    const listings = rows.forRoute('GET', '/calendar/events/v1/venues');
+    const add = (legacy: unknown, lintel: unknown) => tally.add(route, 'calendar/events/v1', tally.compare(route, answer(200, legacy), answer(200, lintel), norm), listings, curls).verdict;
+    expect(add([{ id: 1, order: 1 }], [{ id: 1, order: 1 }])).toBe('identical');
+    expect(add([{ id: 1, order: 1 }], [{ id: 1, order: 2 }])).toBe('allowed');
+    expect(add([{ id: 1, order: 1 }], [{ id: 2, order: 2 }])).toBe('differs');
+    // The row names the list route only: the same difference on the item route counts.
+    const item = tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', tally.compare(route, answer(200, { order: 1 }), answer(200, { order: 2 }), norm), rows.forRoute('GET', '/calendar/events/v1/venues/{id}'), curls);
+    expect(item.verdict).toBe('differs');
+
+    // Inside an envelope the row's paths are read below `$.body`.
+    const enveloped = tally.compare(route, answer(200, { body: [{ order: 1 }], status: 200 }), answer(200, { body: [{ order: 2 }], status: 200 }), norm);
+    expect(tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', enveloped, listings, curls, true).verdict).toBe('allowed');
+
+    const report = printReport(tally, { examples: 5 });
+    expect(report).toContain('GET /calendar/events/v1/venues  3: 1 identical (33.3%), 1 allowed (33.3%), 1 differ (33.3%)');
+    expect(report.some((l) => l.includes('$[0].order') && l.includes('[allowed: venue-sort]'))).toBe(true);
+    expect(report).toContain('calendar/events/v1: 5 requests, 1 identical (20.0%), 2 allowed (40.0%), 2 differ (40.0%)');
+  });
+});
