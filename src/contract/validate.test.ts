@@ -51,17 +51,17 @@ describe('arguments with validate callbacks of their own', () => {
 });
 
 describe('array arguments', () => {
-  it('report the first item that fails, as rest_validate_value_from_schema stops there', () => {
+  it('report the first item that fails, as rest_validate_value_from_schema stops there', async () => {
     const item = z.object({ method: z.enum(['POST', 'PUT']) });
-    const body = refusal({ requests: arg.array(item) }, { requests: [{ method: 'POST' }, { method: 'GET' }, { method: 'HEAD' }] });
+    const body = await refusal({ requests: arg.array(item) }, { requests: [{ method: 'POST' }, { method: 'GET' }, { method: 'HEAD' }] });
     expect(body.data).toMatchObject({ params: { requests: 'requests[1][method] is not one of POST and PUT.' }, details: { requests: { code: 'rest_not_in_enum' } } });
   });
 });
 
 describe('enum arguments', () => {
-  it('refuse a value of another type as not of their type, before the enum check', () => {
+  it('refuse a value of another type as not of their type, before the enum check', async () => {
     const args = { validation: arg.enum(['require-all-validate', 'normal']) };
-    expect(refusal(args, { validation: ['x'] }).data).toMatchObject({ params: { validation: 'validation is not of type string.' }, details: { validation: { code: 'rest_invalid_type', data: { param: 'validation' } } } });
-    expect(refusal(args, { validation: 'x' }).data).toMatchObject({ params: { validation: 'validation is not one of require-all-validate and normal.' } });
+    expect((await refusal(args, { validation: ['x'] })).data).toMatchObject({ params: { validation: 'validation is not of type string.' }, details: { validation: { code: 'rest_invalid_type', data: { param: 'validation' } } } });
+    expect((await refusal(args, { validation: 'x' })).data).toMatchObject({ params: { validation: 'validation is not one of require-all-validate and normal.' } });
   });
 });
