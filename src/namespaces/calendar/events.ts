@@ -7,7 +7,7 @@ import type { RestContext } from '../../http/context.ts';
 import { JsonText } from '../../http/shape.ts';
 import type { EventFields, EventQuery, EventRow, StoredEvent } from '../../store/calendar.ts';
 import type { Store } from '../../store/store.ts';
-import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../site/time.ts';
+import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../lib/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { endOfDay, parseWall, startOfDay } from './dates.ts';

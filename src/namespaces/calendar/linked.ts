@@ -1,5 +1,5 @@
 /** Venues and organizers: one implementation, two kinds. */
-import { fmt, instantToWall } from '../../site/time.ts';
+import { fmt, instantToWall } from '../../lib/time.ts';
 import { can } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../contract/slug.ts';

@@ -4,7 +4,7 @@
 import { autop as wpautop } from '@wordpress/autop';
 import type { RestContext } from '../../http/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
-import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../site/time.ts';
+import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../lib/time.ts';
 import { details } from './dates.ts';
 
 export interface Site {

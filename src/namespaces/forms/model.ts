@@ -3,7 +3,7 @@
  * display strings of values, CSV exports and the submission add-on handlers.
  */
 import { z } from 'zod';
-import { fmt, instantToWall } from '../../site/time.ts';
+import { fmt, instantToWall } from '../../lib/time.ts';
 import { errors } from '../../contract/error-codes.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';

@@ -1,5 +1,5 @@
 /** forms-submissions: the admin's submission table, trash, edits, exports, settings and e-mail resends. */
-import { instantToWall, wallToInstant } from '../../site/time.ts';
+import { instantToWall, wallToInstant } from '../../lib/time.ts';
 import { z } from 'zod';
 import { arg, item } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';

@@ -2,7 +2,7 @@
  * The weekly email report: an HTML summary of the last 7 days (the preview renders it), and a
  * test send of it to the reader through the configured SMTP server (LINTEL_SMTP_URL).
  */
-import { fmt } from '../../site/time.ts';
+import { fmt } from '../../lib/time.ts';
 import type { Config } from '../../config.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';

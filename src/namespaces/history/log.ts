@@ -4,7 +4,7 @@
  * Context is completed as the legacy loggers complete it: the message key, the user, whether the
  * request came through REST, and the client address (anonymised unless the site turned that off).
  */
-import { fmt } from '../../site/time.ts';
+import { fmt } from '../../lib/time.ts';
 import { createHash } from 'node:crypto';
 import type { User } from '../../auth/roles.ts';
 import type { Clock } from '../../clock.ts';

@@ -3,7 +3,7 @@
  * bounds, `LoggerSlug:message_key` pairs are split, the reader's loggers are applied, and the
  * grouped or ungrouped path is chosen as the legacy query chooses it.
  */
-import { fmt, wallToInstant } from '../../site/time.ts';
+import { fmt, wallToInstant } from '../../lib/time.ts';
 import { can, type User } from '../../auth/roles.ts';
 import type { Clock } from '../../clock.ts';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
-import { fmt } from '../../site/time.ts';
+import { fmt } from '../../lib/time.ts';
 import { can } from '../../auth/roles.ts';
 import { z } from 'zod';
 import { arg } from '../../contract/args.ts';

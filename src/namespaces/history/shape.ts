@@ -1,5 +1,5 @@
 /** The legacy event object (prepare_item_for_response), field by field in the legacy order. */
-import { fmt, instantToWall } from '../../site/time.ts';
+import { fmt, instantToWall } from '../../lib/time.ts';
 import { createHash } from 'node:crypto';
 import type { SiteUrls } from '../../http/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';

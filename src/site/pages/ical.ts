@@ -20,7 +20,7 @@ import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { attachment } from '../attachment.ts';
 import type { SiteHandler } from '../site-handler.ts';
-import { fmt, instantToWall, offsetMinutes, offsetText } from '../time.ts';
+import { fmt, instantToWall, offsetMinutes, offsetText } from '../../lib/time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
 

@@ -4,7 +4,7 @@
  */
 import { escapeHtml } from '../../namespaces/oembed/document.ts';
 import type { Embeddable } from '../../namespaces/oembed/embeddable.ts';
-import { isoWithOffset, wallToInstant } from '../time.ts';
+import { isoWithOffset, wallToInstant } from '../../lib/time.ts';
 
 /** Start and end as readers expect them, in the event's own zone (with its abbreviation). */
 export function eventWhen(r: Pick<Embeddable, 'start' | 'end' | 'timezone' | 'allDay'>): { text: string; start: string; end: string | null } | null {

@@ -3,7 +3,7 @@
  * recorded exports show them; `redirects-file` is the plain `source target code` list that static
  * hosts read (Netlify/Cloudflare `_redirects`).
  */
-import { phpDate } from '../../../site/time.ts';
+import { phpDate } from '../../../lib/time.ts';
 import { stringify } from 'csv-stringify/sync';
 import { rawurlencode } from '../../../contract/url-encoding.ts';
 import { flagsOf, targetOf, type GroupJson, type RedirectJson } from './shapes.ts';
