@@ -13,7 +13,7 @@ import { ConfigError, type Config } from './config.ts';
 import { errors } from './contract/error-codes.ts';
 import type { RestError } from './contract/errors.ts';
 import { openApiDocument, type OpenApiDocument } from './contract/openapi.ts';
-import { parseQueryString } from './contract/php-params.ts';
+import { parseQueryString } from './lib/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
 import { callOf, clientSignal } from './backends/backend.ts';
 import { buildBackends } from './backends/select.ts';

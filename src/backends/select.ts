@@ -7,7 +7,7 @@
 import type { Config } from '../config.ts';
 import type { Mappings, NamespaceMapping } from '../mappings.ts';
 import type { Mode, ModeOverride } from '../store/namespace-modes.ts';
-import { parseQueryString } from '../contract/php-params.ts';
+import { parseQueryString } from '../lib/php-params.ts';
 import { locateRest } from '../http/rest-request.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { ShadowComparison } from '../store/shadow.ts';

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
-import { paramMap } from './php-params.ts';
+import { paramMap } from '../lib/php-params.ts';
 import { hasValidateCallback } from './args.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';

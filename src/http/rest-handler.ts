@@ -8,7 +8,7 @@ import { LoginThrottled } from '../contract/error-codes.ts';
 import type { User } from '../auth/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
 import { RestError } from '../contract/errors.ts';
-import type { Params } from '../contract/php-params.ts';
+import type { Params } from '../lib/php-params.ts';
 import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';

@@ -12,7 +12,7 @@ import { answerBody, UNCANCELLED, type Backend } from '../../backends/backend.ts
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
-import { parseQueryString } from '../../contract/php-params.ts';
+import { parseQueryString } from '../../lib/php-params.ts';
 import { publicAccess } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';

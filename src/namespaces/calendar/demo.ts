@@ -7,7 +7,7 @@ import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/store.ts';
 import { costFields } from './events.ts';

@@ -1,7 +1,7 @@
 /** Events: the archive with its filters, single reads, and writes. */
 import { can } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import { JsonText } from '../../http/shape.ts';

@@ -2,7 +2,7 @@
 import { fmt, instantToWall } from '../../lib/time.ts';
 import { can } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';

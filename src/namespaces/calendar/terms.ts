@@ -1,7 +1,7 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
 import { can, type Capability } from '../../auth/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import type { ParamError } from '../../contract/errors.ts';
 import { INVALID_PARAM, invalidParam, invalidParams } from '../../contract/validate.ts';
 import type { RestContext } from '../../http/context.ts';

@@ -5,7 +5,7 @@
 import type { Services } from '../../services.ts';
 import type { SiteHandler } from '../../site/site-handler.ts';
 import { sendPrivateFile } from '../../site/attachment.ts';
-import { errorPage } from '../../site/html.ts';
+import { errorPage } from '../../lib/html.ts';
 import type { DownloadPackage } from '../../store/downloads.ts';
 
 const PATH = /^\/download\/([a-z0-9-]+)\/?$/;

@@ -9,7 +9,7 @@ import { json } from '../../contract/reply.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
-import { escapeHtml } from '../../site/html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
 import { sendMail } from '../../upstream/mail.ts';
 import { endOfDay, parseWall } from '../calendar/dates.ts';

@@ -9,10 +9,10 @@
  * transition year by year rather than an RRULE, a non-standard X-Robots-Tag property).
  * timezones-ical-library supplies the zones' abbreviations.
  */
-import type { Params } from '../../contract/php-params.ts';
+import type { Params } from '../../lib/php-params.ts';
 import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import { siteUrls } from '../../http/site-urls.ts';
 import { autop, texturize } from '../../namespaces/calendar/shape.ts';
 import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';

@@ -5,7 +5,7 @@
  */
 import { phpDate } from '../../../lib/time.ts';
 import { stringify } from 'csv-stringify/sync';
-import { rawurlencode } from '../../../contract/url-encoding.ts';
+import { rawurlencode } from '../../../lib/url-encoding.ts';
 import { flagsOf, targetOf, type GroupJson, type RedirectJson } from './shapes.ts';
 
 /** The plugin version the recorded site reports in its export headers. */
