@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { createAppPassword } from './auth/app-passwords.ts';
 import { hashLoginPassword } from './auth/login-passwords.ts';
-import { roles } from './auth/roles.ts';
+import { roles } from './lib/roles.ts';
 import { systemClock } from './clock.ts';
 import { logAppPassword, logUserCreated, type Actor } from './namespaces/history/log.ts';
 import type { Store } from './store/store.ts';

@@ -5,7 +5,7 @@
 import { errors } from '../contract/error-codes.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../clock.ts';
-import type { User } from './roles.ts';
+import type { User } from '../lib/roles.ts';
 import { matches } from './app-passwords.ts';
 import type { LoginAttempt, LoginThrottle } from './rate-limit.ts';
 import { adopt, lintelUserOf, type LegacyCredentials } from './legacy-credentials.ts';

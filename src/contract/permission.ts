@@ -4,8 +4,8 @@
  * error (an event that is not accessible, a record owned by someone else).
  */
 import type { RestContext } from '../http/context.ts';
-import type { User } from '../auth/roles.ts';
-import { can, type Capability } from '../auth/roles.ts';
+import type { User } from '../lib/roles.ts';
+import { can, type Capability } from '../lib/roles.ts';
 import { errors } from './error-codes.ts';
 import { RestError } from './errors.ts';
 

@@ -8,7 +8,7 @@ import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
 import { safeDecode } from '../lib/url-encoding.ts';
-import { can, type Capability, type User } from '../auth/roles.ts';
+import { can, type Capability, type User } from '../lib/roles.ts';
 import type { Services } from '../services.ts';
 import type { SiteHandler } from '../site/site-handler.ts';
 import { HitLog } from './hit-log.ts';

@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
 import { LoginThrottled } from '../contract/error-codes.ts';
-import type { User } from '../auth/roles.ts';
+import type { User } from '../lib/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
 import { RestError } from '../contract/errors.ts';
 import type { Params } from '../lib/php-params.ts';

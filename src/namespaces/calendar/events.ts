@@ -1,5 +1,5 @@
 /** Events: the archive with its filters, single reads, and writes. */
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
@@ -15,7 +15,7 @@ import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
 import { logPost } from '../history/log.ts';
 import { resolveTermsForWrite, resolveTermFilter } from './terms.ts';
-import { sameSecret } from '../../auth/secrets.ts';
+import { sameSecret } from '../../lib/secrets.ts';
 
 export async function eventBody(site: Site, e: StoredEvent, single = false) {
   const links = (await site.ctx.store.calendar.linksOf([e])).get(e.id)!;

@@ -1,6 +1,6 @@
 /** Venues and organizers: one implementation, two kinds. */
 import { fmt, instantToWall } from '../../lib/time.ts';
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';

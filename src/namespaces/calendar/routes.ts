@@ -1,5 +1,5 @@
 /** The routes of `calendar/events/v1`, declared with the legacy index's descriptors. */
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { arg } from '../../contract/args.ts';
 import { needs, onRecord, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';

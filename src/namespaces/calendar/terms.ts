@@ -1,5 +1,5 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
-import { can, type Capability } from '../../auth/roles.ts';
+import { can, type Capability } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import type { ParamError } from '../../contract/errors.ts';

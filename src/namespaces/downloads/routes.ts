@@ -5,7 +5,7 @@
  * body with status 200, as the legacy handlers answer with wp_send_json.
  */
 import { LoginThrottle } from '../../auth/rate-limit.ts';
-import { sameSecret } from '../../auth/secrets.ts';
+import { sameSecret } from '../../lib/secrets.ts';
 import { z } from 'zod';
 import { publicAccess } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';

@@ -6,7 +6,7 @@
  */
 import { fmt } from '../../lib/time.ts';
 import { createHash } from 'node:crypto';
-import type { User } from '../../auth/roles.ts';
+import type { User } from '../../lib/roles.ts';
 import type { Clock } from '../../clock.ts';
 import type { TermRow } from '../../store/calendar.ts';
 import type { Initiator } from '../../store/history.ts';

@@ -4,7 +4,7 @@
  * grouped or ungrouped path is chosen as the legacy query chooses it.
  */
 import { fmt, wallToInstant } from '../../lib/time.ts';
-import { can, type User } from '../../auth/roles.ts';
+import { can, type User } from '../../lib/roles.ts';
 import type { Clock } from '../../clock.ts';
 import { z } from 'zod';
 import { arg, item, withValidateCallback } from '../../contract/args.ts';

@@ -1,6 +1,6 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
 import { fmt } from '../../lib/time.ts';
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
 import { json, raw } from '../../contract/reply.ts';

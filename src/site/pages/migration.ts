@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../../auth/basic.ts';
-import { can, type User } from '../../auth/roles.ts';
+import { can, type User } from '../../lib/roles.ts';
 import { asRestError } from '../../http/dispatch.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
