@@ -4,7 +4,7 @@ import { arg, item } from '../../contract/args.ts';
 import { toInteger, toList } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
-import { parseWall } from './dates.ts';
+import { parseWall } from '../../lib/dates.ts';
 
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);

@@ -10,7 +10,7 @@ import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../lib/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
-import { endOfDay, parseWall, startOfDay } from './dates.ts';
+import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
 import { logPost } from '../history/log.ts';

@@ -5,7 +5,7 @@ import { autop as wpautop } from '@wordpress/autop';
 import type { RestContext } from '../../http/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
 import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../lib/time.ts';
-import { details } from './dates.ts';
+import { details } from '../../lib/dates.ts';
 
 export interface Site {
   ctx: RestContext;

@@ -12,7 +12,7 @@ import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
 import { sendMail } from '../../upstream/mail.ts';
-import { endOfDay, parseWall } from '../calendar/dates.ts';
+import { endOfDay, parseWall } from '../../lib/dates.ts';
 import { deleteExportFile, FILES_PATH, writeExportFile } from './files.ts';
 import {
   ExtraResponse,
