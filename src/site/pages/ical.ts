@@ -15,7 +15,7 @@ import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-librar
 import { slugify } from '../../lib/slug.ts';
 import { siteUrls } from '../../http/site-urls.ts';
 import { autop, texturize } from '../../namespaces/calendar/shape.ts';
-import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
+import { decodeEntities } from '../../lib/html.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { attachment } from '../attachment.ts';
