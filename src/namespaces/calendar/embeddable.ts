@@ -7,7 +7,7 @@ import { slugify } from '../../lib/slug.ts';
 import type { Embeddable, EmbeddableLookup, LookupContext } from '../oembed/embeddable.ts';
 import { sanitizeDescriptionHtml } from '../oembed/sanitize.ts';
 import type { OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
-import { autop } from './shape.ts';
+import { autop } from '../../lib/wordpress-text.ts';
 
 const PATH = /^\/(event|venue|organizer)\/([^/]+)\/?(?:embed\/?)?$/;
 

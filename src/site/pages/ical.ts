@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { slugify } from '../../lib/slug.ts';
 import { siteUrls } from '../../http/site-urls.ts';
-import { autop, texturize } from '../../namespaces/calendar/shape.ts';
+import { autop, texturize } from '../../lib/wordpress-text.ts';
 import { decodeEntities } from '../../lib/html.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
