@@ -10,7 +10,7 @@ import { createAppPassword } from './auth/app-passwords.ts';
 import { hashLoginPassword } from './auth/login-passwords.ts';
 import { roles } from './lib/roles.ts';
 import { systemClock } from './clock.ts';
-import { logAppPassword, logUserCreated, type Actor } from './namespaces/history/log.ts';
+import { logAppPassword, logUserCreated, type Actor } from './audit/log.ts';
 import type { Store } from './store/store.ts';
 import type { Mode } from './store/namespace-modes.ts';
 import { translators } from './namespaces/index.ts';

@@ -11,7 +11,7 @@ import type { LoginAttempt, LoginThrottle } from './rate-limit.ts';
 import { adopt, lintelUserOf, type LegacyCredentials } from './legacy-credentials.ts';
 import type { AppPasswordRecord, UserRecord } from '../store/users.ts';
 import type { VerifiedCredentials } from './verified-credentials.ts';
-import { logLogin } from '../namespaces/history/log.ts';
+import { logLogin } from '../audit/log.ts';
 
 export function parseBasic(header: string | undefined): { login: string; password: string } | null {
   if (!header || !/^basic\s+/i.test(header)) return null;

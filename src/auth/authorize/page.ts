@@ -14,7 +14,7 @@ import type { Services } from '../../services.ts';
 import type { SiteHandler } from '../../site/site-handler.ts';
 import { UniqueViolation } from '../../store/store.ts';
 import { createAppPassword } from '../app-passwords.ts';
-import { logLogin } from '../../namespaces/history/log.ts';
+import { logLogin } from '../../audit/log.ts';
 import { verifyLoginPassword } from '../login-passwords.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { checkAppRequest } from './app-request.ts';

@@ -13,7 +13,7 @@ import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPe
 import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
-import { logPost } from '../history/log.ts';
+import { logPost } from '../../audit/log.ts';
 import { resolveTermsForWrite, resolveTermFilter } from './terms.ts';
 import { sameSecret } from '../../lib/secrets.ts';
 

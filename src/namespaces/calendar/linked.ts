@@ -9,7 +9,7 @@ import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow }
 import { asList, type LinkedListArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
-import { logPost } from '../history/log.ts';
+import { logPost } from '../../audit/log.ts';
 
 export const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'image'] as const;
 export const ORGANIZER_FIELDS = ['phone', 'website', 'email', 'image'] as const;

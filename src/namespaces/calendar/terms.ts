@@ -10,7 +10,7 @@ import type { Taxonomy, TermRow } from '../../store/calendar.ts';
 import { asList, type TermFields, type TermListArgs } from './args.ts';
 import { clampPerPage, siteOf, totals } from './common.ts';
 import { termObject } from './shape.ts';
-import { logTerm, logTermEdit } from '../history/log.ts';
+import { logTerm, logTermEdit } from '../../audit/log.ts';
 
 export const PLURAL = { category: 'categories', tag: 'tags' } as const;
 const ORDERBY = ['name', 'id', 'slug', 'count', 'description', 'term_group'] as const;

@@ -10,7 +10,7 @@ import type { RestContext } from '../../http/context.ts';
 import type { RestResult } from '../../contract/route.ts';
 import { escHtml } from '../../lib/html.ts';
 import { sendMail } from '../../upstream/mail.ts';
-import { LOGGERS } from './loggers.ts';
+import { LOGGERS } from '../../audit/loggers.ts';
 
 async function reportHtml(ctx: RestContext): Promise<string> {
   const site = await ctx.store.options.site();

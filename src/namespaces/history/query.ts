@@ -12,7 +12,7 @@ import { toObject } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import { LOGGERS } from './loggers.ts';
+import { LOGGERS } from '../../audit/loggers.ts';
 
 export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as const;
 

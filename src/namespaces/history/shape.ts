@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { SiteUrls } from '../../http/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { escHtml } from '../../lib/html.ts';
-import { LOGGERS, interpolate } from './loggers.ts';
+import { LOGGERS, interpolate } from '../../audit/loggers.ts';
 
 export interface ShapeSite {
   urls: SiteUrls;

@@ -11,7 +11,7 @@ import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, 
 import { GroupJson, GroupsDropdown, listOf, MODULES } from './records.ts';
 import type { GroupFilter, GroupRow, Selection } from '../../store/redirection/rows.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { bulkItems, logRedirection } from '../history/log.ts';
+import { bulkItems, logRedirection } from '../../audit/log.ts';
 
 const args = listArgs(GROUP_ORDERBY, GROUP_FILTERS);
 const groupPage = json(listOf(GroupJson));

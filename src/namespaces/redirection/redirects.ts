@@ -13,7 +13,7 @@ import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf,
 import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from '../../store/redirection/rows.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { countOf, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
-import { bulkItems, logRedirection } from '../history/log.ts';
+import { bulkItems, logRedirection } from '../../audit/log.ts';
 
 const args = listArgs(REDIRECT_ORDERBY, REDIRECT_FILTERS);
 const redirectPage = json(listOf(RedirectJson));

@@ -9,7 +9,7 @@ import { NS, P, admin, legacyParams, ruleWrite } from './common.ts';
 import { groupsDropdown } from './groups.ts';
 import { GroupsDropdown } from './records.ts';
 import { FLAG_QUERY, type RedirectionSettings } from '../../store/redirection/rows.ts';
-import { logRedirection } from '../history/log.ts';
+import { logRedirection } from '../../audit/log.ts';
 
 const int = (v: unknown) => {
   const n = Number.parseInt(String(v), 10);

@@ -22,7 +22,7 @@ import { errors } from '../../../contract/error-codes.ts';
 import { countOf, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
-import { logRedirection } from '../../history/log.ts';
+import { logRedirection } from '../../../audit/log.ts';
 import { exportFormats, isExportFormat, writeBundle, writeRecords, writeTable, writers, type ExportInput } from './writers.ts';
 
 /** How many records a preview shows. */

@@ -2,7 +2,7 @@
  * The legacy loggers Lintel writes as: their slugs, capabilities, `via` line and message templates
  * by message key (the uninterpolated `message` of each row), in the legacy wording.
  */
-import type { Capability } from '../../lib/roles.ts';
+import type { Capability } from '../lib/roles.ts';
 
 export interface LoggerInfo {
   name: string;
