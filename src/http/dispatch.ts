@@ -11,7 +11,7 @@ import type { Method, RestResult } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
 import { validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
-import type { RestContext } from './context.ts';
+import type { RestContext } from '../contract/context.ts';
 import { mergeParams, type RestBody } from './rest-request.ts';
 
 export interface RestCall {

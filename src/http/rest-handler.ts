@@ -15,7 +15,7 @@ import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
 import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
 import { shape, type RestAnswer } from './shape.ts';
-import { siteUrls } from './site-urls.ts';
+import { siteUrls } from '../contract/site-urls.ts';
 import { onceForKey, requestFingerprint, WRITES } from './idempotency.ts';
 import type { Store } from '../store/store.ts';
 

@@ -3,7 +3,7 @@
  * parameter buckets), or null when the URL is not under the REST prefix.
  */
 import Busboy from 'busboy';
-import type { UploadedFile } from './context.ts';
+import type { UploadedFile } from '../contract/context.ts';
 import { asParamMaps, paramMap, parsePhpParams, parseQueryString, type Params } from '../lib/php-params.ts';
 import { safeDecode } from '../lib/url-encoding.ts';
 

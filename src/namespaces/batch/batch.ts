@@ -17,7 +17,7 @@ import { publicAccess } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { asRestError, dispatch, plan, type Outcome, type Plan, type RestCall } from '../../http/dispatch.ts';
 import { filterFields } from '../../http/shape.ts';
 import type { Services } from '../../services.ts';

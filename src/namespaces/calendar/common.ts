@@ -2,7 +2,7 @@
 import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Site } from './shape.ts';
 
 export const NAMESPACE = 'calendar/events/v1';

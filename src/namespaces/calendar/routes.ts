@@ -6,7 +6,7 @@ import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../..
 import { json } from '../../contract/reply.ts';
 import { writeEndpoint as write } from '../../contract/write-endpoint.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
 import { NAMESPACE } from './common.ts';

@@ -1,7 +1,7 @@
 /**
  * The legacy objects: event, venue, organizer and the three term shapes, built from store rows.
  */
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
 import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../lib/time.ts';
 import { autop, texturize } from '../../lib/wordpress-text.ts';

@@ -4,7 +4,7 @@ import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import type { ParamError } from '../../contract/errors.ts';
 import { INVALID_PARAM, invalidParam, invalidParams } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
 import { asList, type TermFields, type TermListArgs } from './args.ts';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { fmt, instantToWall } from '../../lib/time.ts';
 import { errors } from '../../contract/error-codes.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
 import { csvLines } from '../../lib/csv.ts';
 

@@ -7,7 +7,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import { needs } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';

@@ -13,7 +13,7 @@ import { publicAccess } from '../../contract/permission.ts';
 import { z } from 'zod';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { randomAlnum } from '../../random.ts';
 import { displayValue, valueFields } from './model.ts';
 

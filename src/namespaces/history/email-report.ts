@@ -6,7 +6,7 @@ import { fmt } from '../../lib/time.ts';
 import type { Config } from '../../config.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { RestResult } from '../../contract/route.ts';
 import { escHtml } from '../../lib/html.ts';
 import { sendMail } from '../../upstream/mail.ts';

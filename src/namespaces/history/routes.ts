@@ -7,7 +7,7 @@ import { json, raw } from '../../contract/reply.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs, onRecord, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';

@@ -1,7 +1,7 @@
 /** The legacy event object (prepare_item_for_response), field by field in the legacy order. */
 import { fmt, instantToWall } from '../../lib/time.ts';
 import { createHash } from 'node:crypto';
-import type { SiteUrls } from '../../http/site-urls.ts';
+import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { escHtml } from '../../lib/html.ts';
 import { LOGGERS, interpolate } from '../../audit/loggers.ts';

@@ -4,7 +4,7 @@
  */
 import { fmt, instantToWall, phpDate, wallToInstant } from '../../lib/time.ts';
 import { arg } from '../../contract/args.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import { NS, P, admin, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';

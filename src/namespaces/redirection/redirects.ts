@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 import { NS, P, admin, jsonContext, legacyParams, ruleWrite } from './common.ts';

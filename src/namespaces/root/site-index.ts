@@ -11,7 +11,7 @@ import { publicAccess } from '../../contract/permission.ts';
 import { json, shape } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { gmtOffset } from '../../lib/time.ts';
 
 /**

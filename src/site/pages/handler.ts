@@ -3,7 +3,7 @@
  * locale segment (`/fr/event/{slug}/`), from the same EmbeddableLookup as oEmbed. Records that are
  * not public fall through to the next site handler.
  */
-import { siteUrls } from '../../http/site-urls.ts';
+import { siteUrls } from '../../contract/site-urls.ts';
 import type { EmbeddableLookup } from '../../namespaces/oembed/embeddable.ts';
 import { publicEmbeddable } from '../../namespaces/oembed/embeddable.ts';
 import type { Services } from '../../services.ts';

@@ -13,7 +13,7 @@ import type { Params } from '../../lib/php-params.ts';
 import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { slugify } from '../../lib/slug.ts';
-import { siteUrls } from '../../http/site-urls.ts';
+import { siteUrls } from '../../contract/site-urls.ts';
 import { autop, texturize } from '../../lib/wordpress-text.ts';
 import { decodeEntities } from '../../lib/html.ts';
 import type { Services } from '../../services.ts';

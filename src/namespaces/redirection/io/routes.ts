@@ -11,7 +11,7 @@ import { RestError, wpList } from '../../../contract/errors.ts';
 import { invalidParam } from '../../../contract/validate.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
 import { edgeFor } from '../../../edge/registry.ts';
-import type { RestContext } from '../../../http/context.ts';
+import type { RestContext } from '../../../contract/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
 import { writeEndpoint } from '../../../contract/write-endpoint.ts';
