@@ -15,7 +15,7 @@ import { CALENDAR } from '../backends/select.ts';
 import { exportFiles } from '../namespaces/forms/files.ts';
 import { downloadLinks } from '../namespaces/downloads/links.ts';
 import { homePage } from './pages/home.ts';
-import type { SiteHandler } from './site-handler.ts';
+import type { SiteHandler } from '../http/site-handler.ts';
 
 /** `embeddables`: the records the event pages show (the app wires the namespaces' lookup). */
 export function siteHandlers(services: Services, embeddables: EmbeddableLookup): SiteHandler[] {

@@ -11,7 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from '../../lib/php-params.ts';
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../../site/site-handler.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
 import { UniqueViolation } from '../../store/store.ts';
 import { createAppPassword } from '../app-passwords.ts';
 import { logLogin } from '../../audit/log.ts';

@@ -7,9 +7,9 @@ import { siteUrls } from '../../contract/site-urls.ts';
 import type { EmbeddableLookup } from '../../namespaces/oembed/embeddable.ts';
 import { publicEmbeddable } from '../../namespaces/oembed/embeddable.ts';
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../site-handler.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
 import { recordPage } from './record-page.ts';
-import { calendarDiscovery } from '../calendar-discovery.ts';
+import { calendarDiscovery } from '../../http/calendar-discovery.ts';
 
 const PAGE = /^(?:\/([^/]+))?\/(event|venue|organizer)\/([^/]+)\/(embed\/)?$/;
 

@@ -18,8 +18,8 @@ import { autop, texturize } from '../../lib/wordpress-text.ts';
 import { decodeEntities } from '../../lib/html.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
-import { attachment } from '../attachment.ts';
-import type { SiteHandler } from '../site-handler.ts';
+import { attachment } from '../../http/attachment.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
 import { fmt, instantToWall, offsetMinutes, offsetText } from '../../lib/time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
