@@ -8,7 +8,7 @@ import type { EmbeddableLookup } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
 import { callOf, clientSignal } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
-import { edgeFor } from '../edge/registry.ts';
+import { edgeFor } from '../namespaces/redirection/edge/registry.ts';
 import { isRecordPage, recordPages } from './pages/handler.ts';
 import { icalFeeds, isFeed } from './pages/ical.ts';
 import { CALENDAR } from '../backends/select.ts';

@@ -10,7 +10,7 @@ import { arg, item } from '../../../contract/args.ts';
 import { RestError, wpList } from '../../../contract/errors.ts';
 import { invalidParam } from '../../../contract/validate.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
-import { edgeFor } from '../../../edge/registry.ts';
+import { edgeFor } from '../edge/registry.ts';
 import type { RestContext } from '../../../contract/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
