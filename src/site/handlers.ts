@@ -3,7 +3,7 @@
  * authorize-application page, then event pages, edge redirects and the legacy origin.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authorizePage } from '../auth/authorize/page.ts';
+import { authorizePage } from './authorize/page.ts';
 import type { EmbeddableLookup } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
 import { callOf, clientSignal } from '../backends/backend.ts';
