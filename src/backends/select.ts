@@ -17,7 +17,7 @@ import { restFailure, siteFailure } from './failure.ts';
 import { forwardBackend, openOrigin, type Origin } from './forward.ts';
 import { forwardedIndex, originIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
 import { shadowing, ShadowLane } from './shadow.ts';
-import { isRecordPage } from '../site/pages/handler.ts';
+import { isRecordPage } from '../http/record-paths.ts';
 
 /** The namespace whose mode the calendar's site pages, feeds and oEmbed follow. */
 export const CALENDAR = 'calendar/events/v1';
