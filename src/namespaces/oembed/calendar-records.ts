@@ -4,8 +4,8 @@
  * through the calendar repository. Only published records without a password are found.
  */
 import { slugify } from '../../lib/slug.ts';
-import type { Embeddable, EmbeddableLookup, LookupContext } from '../oembed/embeddable.ts';
-import { sanitizeDescriptionHtml } from '../oembed/sanitize.ts';
+import type { Embeddable, EmbeddableLookup, LookupContext } from './embeddable.ts';
+import { sanitizeDescriptionHtml } from './sanitize.ts';
 import type { OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { autop } from '../../lib/wordpress-text.ts';
 
