@@ -25,8 +25,10 @@ export interface Import {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const SRC = resolve(here, '..', 'src');
-export const plan: Plan = JSON.parse(readFileSync(join(here, 'floors.json'), 'utf8'));
+const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+/** `--src DIR` and `--plan FILE` measure another tree (an older commit's) against another plan. */
+export const SRC = resolve(option('--src') ?? join(here, '..', 'src'));
+export const plan: Plan = JSON.parse(readFileSync(option('--plan') ?? join(here, 'floors.json'), 'utf8'));
 
 const isSource = (name: string) => /\.(ts|json)$/.test(name) && !name.endsWith('.test.ts');
 
@@ -157,7 +159,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (process.argv.includes('--list')) for (const a of m.up) for (const i of a.via) console.log(`    ${i.file} → ${i.target}${i.typeOnly ? ' (type)' : ''}`);
   console.log(`mutual pairs: ${m.mutual.length}`);
   for (const [a, b] of m.mutual) console.log(`  ${a} ⇄ ${b}`);
-  console.log(`knots (rooms reaching each other): ${m.knots.length ? m.knots.map((k) => `${k.length} [${k.join(', ')}]`).join('; ') : 'none'}`);
+  const knotList = (ks: string[][]) => (ks.length ? ks.map((k) => `${k.length} [${k.join(', ')}]`).join('; ') : 'none');
+  console.log(`knots (rooms reaching each other): ${knotList(m.knots)}`);
+  console.log(`knots through run-time imports (type-only left out): ${knotList(measure(imports().filter((i) => !i.typeOnly)).knots)}`);
   console.log(`imports from one namespace into another: ${m.borrowings.length}`);
   for (const i of m.borrowings) console.log(`  ${i.file} → ${i.target}`);
 }
