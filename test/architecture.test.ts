@@ -16,6 +16,18 @@ describe('floors', () => {
     expect(all.some((i) => i.typeOnly)).toBe(true);
   });
 
+  it('counts an import to a higher floor as an arrow running up, and rooms importing each other as a pair', () => {
+    const t = measure([
+      { file: 'store/users.ts', target: 'auth/basic.ts', typeOnly: false },
+      { file: 'auth/basic.ts', target: 'store/users.ts', typeOnly: false },
+      { file: 'namespaces/forms/model.ts', target: 'namespaces/redirection/io/writers.ts', typeOnly: false },
+    ]);
+    expect(t.up.map((a) => `${a.from} → ${a.to}`)).toEqual(['store → auth']);
+    expect(t.mutual).toEqual([['auth', 'store']]);
+    expect(t.knots).toEqual([['auth', 'store']]);
+    expect(t.borrowings).toHaveLength(1);
+  });
+
   it('puts every room of src/ on one floor', () => {
     expect(m.rooms.filter((r) => floorOf(r) < 0)).toEqual([]);
     const listed = plan.floors.flat();
