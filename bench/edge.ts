@@ -5,7 +5,7 @@
  * rules go in through the repository in one transaction per step.
  */
 import { performance } from 'node:perf_hooks';
-import { edgeFor } from '../src/edge/registry.ts';
+import { edgeFor } from '../src/namespaces/redirection/edge/registry.ts';
 import type { NewRedirect } from '../src/store/redirection/rows.ts';
 import { testApp, type TestApp } from '../test/support/app.ts';
 import { runIfMain } from './lib.ts';

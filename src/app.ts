@@ -14,7 +14,7 @@ import { errors } from './contract/error-codes.ts';
 import type { RestError } from './contract/errors.ts';
 import { openApiDocument, openApiPath, type OpenApiDocument } from './contract/openapi.ts';
 import type { Method } from './contract/route.ts';
-import { parseQueryString } from './contract/php-params.ts';
+import { parseQueryString } from './lib/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
 import { callOf, clientSignal } from './backends/backend.ts';
 import { buildBackends } from './backends/select.ts';

@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { callAdminSocket, listenAdminSocket } from './admin-socket.ts';
-import { roles } from './auth/roles.ts';
+import { roles } from './lib/roles.ts';
 import { ensureAdmin, seedDemoOnce, type FirstStart } from './bootstrap.ts';
 import { pinnedClock, systemClock } from './clock.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';

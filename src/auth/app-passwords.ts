@@ -6,7 +6,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { randomAlnum } from '../random.ts';
 import type { Store } from '../store/store.ts';
-import { logAppPassword, type Actor } from '../namespaces/history/log.ts';
+import { logAppPassword, type Actor } from '../audit/log.ts';
 import type { AppPasswordRecord } from '../store/users.ts';
 
 export function generateSecret(): string {

@@ -5,13 +5,13 @@
 import { errors } from '../contract/error-codes.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../clock.ts';
-import type { User } from './roles.ts';
+import type { User } from '../lib/roles.ts';
 import { matches } from './app-passwords.ts';
 import type { LoginAttempt, LoginThrottle } from './rate-limit.ts';
 import { adopt, lintelUserOf, type LegacyCredentials } from './legacy-credentials.ts';
 import type { AppPasswordRecord, UserRecord } from '../store/users.ts';
 import type { VerifiedCredentials } from './verified-credentials.ts';
-import { logLogin } from '../namespaces/history/log.ts';
+import { logLogin } from '../audit/log.ts';
 
 export function parseBasic(header: string | undefined): { login: string; password: string } | null {
   if (!header || !/^basic\s+/i.test(header)) return null;

@@ -10,7 +10,7 @@
  * within that time.
  */
 import { randomUUID } from 'node:crypto';
-import { roles, type Role } from './roles.ts';
+import { roles, type Role } from '../lib/roles.ts';
 import { hashSecret } from './app-passwords.ts';
 import type { Fetcher } from '../upstream/fetch.ts';
 import { guardedFetcher } from '../upstream/fetch.ts';

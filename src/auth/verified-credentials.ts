@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../store/change-feed.ts';
-import type { User } from './roles.ts';
+import type { User } from '../lib/roles.ts';
 
 const TOPICS = ['users'] as const;
 

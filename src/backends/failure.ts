@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts';
 import type { RestError } from '../contract/errors.ts';
 import { restHeaders } from '../http/shape.ts';
-import { errorPage } from '../site/html.ts';
+import { errorPage } from '../lib/html.ts';
 import type { BackendAnswer } from './backend.ts';
 
 export function restFailure(config: Pick<Config, 'baseUrl' | 'restPrefix'>) {

@@ -12,7 +12,7 @@
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { errors } from '../contract/error-codes.ts';
 import { RestError } from '../contract/errors.ts';
-import { parseQueryString } from '../contract/php-params.ts';
+import { parseQueryString } from '../lib/php-params.ts';
 import { locateRest, type RestPrefixes } from '../http/rest-request.ts';
 import { headerOf, type Backend, type BackendAnswer, type BackendCall } from './backend.ts';
 import { confinedBody, withoutRestRoute } from './confine.ts';

@@ -7,7 +7,7 @@
 import type { Config } from '../config.ts';
 import type { Mappings, NamespaceMapping } from '../mappings.ts';
 import type { Mode, ModeOverride } from '../store/namespace-modes.ts';
-import { parseQueryString } from '../contract/php-params.ts';
+import { parseQueryString } from '../lib/php-params.ts';
 import { locateRest } from '../http/rest-request.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { ShadowComparison } from '../store/shadow.ts';
@@ -18,7 +18,7 @@ import { forwardBackend, openOrigin, type Origin } from './forward.ts';
 import { forwardedIndex, originIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
 import { shadowing, ShadowLane } from './shadow.ts';
 import { loadDeviations } from '../compare/deviations.ts';
-import { isRecordPage } from '../site/pages/handler.ts';
+import { isRecordPage } from '../http/record-paths.ts';
 
 /** The namespace whose mode the calendar's site pages, feeds and oEmbed follow. */
 export const CALENDAR = 'calendar/events/v1';

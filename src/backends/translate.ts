@@ -3,7 +3,7 @@
  * backend, so that shadow mode can run it beside the legacy origin. Requests of translated
  * namespaces do not go through it: the server calls the pipeline directly.
  */
-import { parseQueryString } from '../contract/php-params.ts';
+import { parseQueryString } from '../lib/php-params.ts';
 import { errors } from '../contract/error-codes.ts';
 import { answerRest } from '../http/rest-handler.ts';
 import { locateRest } from '../http/rest-request.ts';

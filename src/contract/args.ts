@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { toBoolean, toInteger, toList, toObject } from './coerce.ts';
-import type { RestContext } from '../http/context.ts';
-import { Repeated } from './php-params.ts';
+import type { RestContext } from './context.ts';
+import { Repeated } from '../lib/php-params.ts';
 
 /** An argument's schema, whose output is what the handler receives for it. */
 export type Arg<T = unknown> = z.ZodType<T>;

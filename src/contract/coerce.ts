@@ -3,7 +3,7 @@
  * A value that cannot be coerced is returned unchanged, so the zod schema reports it with
  * the legacy message ("x is not of type integer.").
  */
-import { paramMap } from './php-params.ts';
+import { paramMap } from '../lib/php-params.ts';
 
 // PHP's is_numeric: optional surrounding whitespace, sign, digits with optional fraction, exponent.
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;

@@ -4,7 +4,7 @@
  * document cannot drift from what Lintel accepts. Legacy patterns become OpenAPI paths:
  * `(?P<id>\d+)` is `{id}` with the group's regex as the parameter's `pattern`.
  */
-import { roles, type User } from '../auth/roles.ts';
+import { roles, type User } from '../lib/roles.ts';
 import { isRequired, jsonSchema, type JsonSchema } from './describe.ts';
 import type { Permission } from './permission.ts';
 import type { CompiledRoute, RouteTable } from './router.ts';

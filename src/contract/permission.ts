@@ -3,9 +3,9 @@
  * endpoint at all); `check` runs after validation with the arguments, and may refuse with its own
  * error (an event that is not accessible, a record owned by someone else).
  */
-import type { RestContext } from '../http/context.ts';
-import type { User } from '../auth/roles.ts';
-import { can, type Capability } from '../auth/roles.ts';
+import type { RestContext } from './context.ts';
+import type { User } from '../lib/roles.ts';
+import { can, type Capability } from '../lib/roles.ts';
 import { errors } from './error-codes.ts';
 import { RestError } from './errors.ts';
 

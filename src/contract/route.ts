@@ -4,7 +4,7 @@
  * index, OPTIONS answers and batch eligibility are all derived from these declarations.
  */
 import type { z } from 'zod';
-import type { RestContext } from '../http/context.ts';
+import type { RestContext } from './context.ts';
 import type { Permission } from './permission.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

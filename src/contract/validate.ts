@@ -6,9 +6,9 @@
 import type { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
-import { paramMap } from './php-params.ts';
+import { paramMap } from '../lib/php-params.ts';
 import { hasValidateCallback, lookupOf } from './args.ts';
-import type { RestContext } from '../http/context.ts';
+import type { RestContext } from './context.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
 

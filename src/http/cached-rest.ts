@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import type { Params } from '../contract/php-params.ts';
+import type { Params } from '../lib/php-params.ts';
 import type { RestLocation } from './rest-request.ts';
 import { matchesEtag, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 import type { RestAnswer } from './shape.ts';

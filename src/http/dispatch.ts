@@ -6,12 +6,12 @@
 import { errors } from '../contract/error-codes.ts';
 import { RestError } from '../contract/errors.ts';
 import { authorize } from '../contract/permission.ts';
-import type { Params } from '../contract/php-params.ts';
+import type { Params } from '../lib/php-params.ts';
 import type { Method, RestResult } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
 import { validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
-import type { RestContext } from './context.ts';
+import type { RestContext } from '../contract/context.ts';
 import { mergeParams, type RestBody } from './rest-request.ts';
 
 export interface RestCall {

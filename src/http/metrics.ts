@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { sameSecret } from '../auth/secrets.ts';
+import { sameSecret } from '../lib/secrets.ts';
 import { errors } from '../contract/error-codes.ts';
 import { openApiPath } from '../contract/openapi.ts';
 import type { OpenStore } from '../store/store.ts';

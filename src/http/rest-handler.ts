@@ -5,17 +5,17 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/basic.ts';
 import { errors, LoginThrottled } from '../contract/error-codes.ts';
-import type { User } from '../auth/roles.ts';
+import type { User } from '../lib/roles.ts';
 import { describeRoute } from '../contract/describe.ts';
 import { RestError } from '../contract/errors.ts';
-import type { Params } from '../contract/php-params.ts';
+import type { Params } from '../lib/php-params.ts';
 import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
 import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
 import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
-import { siteUrls } from './site-urls.ts';
+import { siteUrls } from '../contract/site-urls.ts';
 import { onceForKey, requestFingerprint, WRITES } from './idempotency.ts';
 import type { Store } from '../store/store.ts';
 

@@ -3,9 +3,9 @@
  * parameter buckets), or null when the URL is not under the REST prefix.
  */
 import Busboy from 'busboy';
-import type { UploadedFile } from './context.ts';
-import { asParamMaps, paramMap, parsePhpParams, parseQueryString, type Params } from '../contract/php-params.ts';
-import { safeDecode } from '../contract/url-encoding.ts';
+import type { UploadedFile } from '../contract/context.ts';
+import { asParamMaps, paramMap, parsePhpParams, parseQueryString, type Params } from '../lib/php-params.ts';
+import { safeDecode } from '../lib/url-encoding.ts';
 
 export interface RestLocation {
   locale: string | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paramMap, parseQueryString } from '../contract/php-params.ts';
+import { paramMap, parseQueryString } from '../lib/php-params.ts';
 import { filterFields, JsonText, serialize, shape } from './shape.ts';
 
 const body = () => ({ skippedFn: () => 1, events: new JsonText('[{"id":1,"title":"A","venue":{"city":"Boston"}},{"id":2,"title":"B","venue":[]}]'), skipped: undefined, total: 2, rest_url: 'http://x.test/?a=b' });

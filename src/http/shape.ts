@@ -2,7 +2,7 @@
  * Step 4 of the pipeline, shape: `_fields`, `_envelope` and the legacy response headers.
  */
 import { Readable } from 'node:stream';
-import { Repeated, type Params } from '../contract/php-params.ts';
+import { Repeated, type Params } from '../lib/php-params.ts';
 import { toList } from '../contract/coerce.ts';
 
 /**

@@ -7,7 +7,7 @@
  * `wp/v2` post (edit context, administrators only) and its fields from the single event read with it.
  * Events hidden from listings are never in the archive: they are found through the `wp/v2` post list.
  */
-import { wallToInstant } from '../site/time.ts';
+import { wallToInstant } from '../lib/time.ts';
 import type { ImportedEvent, LinkedKind, OrganizerRow, Taxonomy, TermRow, VenueRow } from '../store/calendar.ts';
 import type { Store } from '../store/store.ts';
 import type { LegacyClient } from './client.ts';

@@ -4,7 +4,7 @@
  * the redirect log and the 404 log.
  * List pages of this namespace count from 0; the importer's pages count from 1.
  */
-import { wallToInstant } from '../site/time.ts';
+import { wallToInstant } from '../lib/time.ts';
 import type { GroupJson, LogBaseJson, LogJson, RedirectJson } from '../namespaces/redirection/records.ts';
 import type { LogKind, LogRow, NotFoundRow, RedirectionSettings, RedirectRow } from '../store/redirection/rows.ts';
 import { storedMatchData } from '../namespaces/redirection/sanitize.ts';

@@ -3,7 +3,7 @@
  * roles) with their IDs and roles, without passwords: the API never shows them. A user keeps the
  * first of its roles that Lintel knows; one without any (no role on the site) reads only, as a subscriber.
  */
-import { roles, type Role, type User } from '../auth/roles.ts';
+import { roles, type Role, type User } from '../lib/roles.ts';
 import type { LegacyClient } from './client.ts';
 import type { ImportResource } from './resource.ts';
 

@@ -11,7 +11,7 @@ import { downloadsRoutes } from './downloads/routes.ts';
 import { widgetsAiRoutes } from './widgets-ai/routes.ts';
 import { calendarRoutes } from './calendar/routes.ts';
 import { historyRoutes } from './history/routes.ts';
-import { calendarEmbeddables } from './calendar/embeddable.ts';
+import { calendarEmbeddables } from './oembed/calendar-records.ts';
 import type { EmbeddableLookup } from './oembed/embeddable.ts';
 import { oembedNamespace } from './oembed/routes.ts';
 import { ioRoutes } from './redirection/io/routes.ts';

@@ -3,19 +3,20 @@
  * authorize-application page, then event pages, edge redirects and the legacy origin.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authorizePage } from '../auth/authorize/page.ts';
+import { authorizePage } from './authorize/page.ts';
 import type { EmbeddableLookup } from '../namespaces/oembed/embeddable.ts';
 import type { Services } from '../services.ts';
 import { callOf, clientSignal } from '../backends/backend.ts';
 import { sendAnswer } from '../backends/send.ts';
-import { edgeFor } from '../edge/registry.ts';
-import { isRecordPage, recordPages } from './pages/handler.ts';
+import { edgeFor } from '../namespaces/redirection/edge/registry.ts';
+import { isRecordPage } from '../http/record-paths.ts';
+import { recordPages } from './pages/handler.ts';
 import { icalFeeds, isFeed } from './pages/ical.ts';
 import { CALENDAR } from '../backends/select.ts';
 import { exportFiles } from '../namespaces/forms/files.ts';
 import { downloadLinks } from '../namespaces/downloads/links.ts';
 import { homePage } from './pages/home.ts';
-import type { SiteHandler } from './site-handler.ts';
+import type { SiteHandler } from '../http/site-handler.ts';
 
 /** `embeddables`: the records the event pages show (the app wires the namespaces' lookup). */
 export function siteHandlers(services: Services, embeddables: EmbeddableLookup): SiteHandler[] {

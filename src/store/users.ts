@@ -1,6 +1,6 @@
 /** Users and their application passwords. */
 import type { Sql } from './sql.ts';
-import type { Role, User } from '../auth/roles.ts';
+import type { Role, User } from '../lib/roles.ts';
 
 export interface UserRecord extends User {
   passwordHash: string | null;

@@ -1,6 +1,6 @@
 /** Who may read and search a password-protected event, and who may attribute a record to another user. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/auth/roles.ts';
+import type { Role } from '../../src/lib/roles.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;

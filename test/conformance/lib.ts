@@ -5,7 +5,7 @@
  * route simply differs.
  */
 import { adjustableClock } from '../../src/clock.ts';
-import { edgeFor } from '../../src/edge/registry.ts';
+import { edgeFor } from '../../src/namespaces/redirection/edge/registry.ts';
 import { reserveId, type IdSpace } from '../../src/store/ids.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { testApp, type TestApp } from '../support/app.ts';

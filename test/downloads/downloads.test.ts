@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/auth/roles.ts';
+import type { Role } from '../../src/lib/roles.ts';
 import { pinnedClock } from '../../src/clock.ts';
 import { matchPassword } from '../../src/namespaces/downloads/routes.ts';
 import { DEMO_PACKAGES, seedDownloadsDemo } from '../../src/namespaces/downloads/demo.ts';

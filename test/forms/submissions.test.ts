@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/auth/roles.ts';
+import type { Role } from '../../src/lib/roles.ts';
 import { pinnedClock } from '../../src/clock.ts';
 import { seedFormsDemo } from '../../src/namespaces/forms/demo.ts';
 import { testApp, type TestApp } from '../support/app.ts';

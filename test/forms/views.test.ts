@@ -1,7 +1,7 @@
 /** forms-views: admin reads, form-scoped expiring tokens from token/refresh (Referer checks), rate limits, permissions, index. */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/auth/roles.ts';
+import type { Role } from '../../src/lib/roles.ts';
 import { pinnedClock } from '../../src/clock.ts';
 import { seedFormsDemo } from '../../src/namespaces/forms/demo.ts';
 import { TEST_BASE, testApp, type TestApp } from '../support/app.ts';

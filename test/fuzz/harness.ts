@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { seedDemoOnce } from '../../src/bootstrap.ts';
 import { readFileSync } from 'node:fs';
-import { safeDecode } from '../../src/contract/url-encoding.ts';
+import { safeDecode } from '../../src/lib/url-encoding.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { startLegacyOrigin, type LegacyOrigin, type ReceivedRequest } from '../support/legacy-origin.ts';
 import { mappingsDir } from '../support/mappings.ts';

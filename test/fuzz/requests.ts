@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { JsonSchema } from '../../src/contract/describe.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
-import { safeDecode } from '../../src/contract/url-encoding.ts';
+import { safeDecode } from '../../src/lib/url-encoding.ts';
 
 export type Caller = 'anonymous' | 'admin' | 'bad-auth';
 

@@ -1,6 +1,6 @@
 /** history/v1: the events list and its filters, headers, single events, create, stick/unstick, react/unreact. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logEvent } from '../../src/namespaces/history/log.ts';
+import { logEvent } from '../../src/audit/log.ts';
 import { testApp, TEST_BASE, type TestApp } from '../support/app.ts';
 
 let app: TestApp;

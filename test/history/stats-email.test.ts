@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logEvent } from '../../src/namespaces/history/log.ts';
+import { logEvent } from '../../src/audit/log.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;

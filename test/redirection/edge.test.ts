@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeFor } from '../../src/edge/registry.ts';
+import { edgeFor } from '../../src/namespaces/redirection/edge/registry.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { capture, insertRecordedState } from './support.ts';
 

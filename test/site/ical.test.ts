@@ -2,7 +2,7 @@
  * The calendar's iCal feeds (`/events/?ical=1`, `/event/{slug}/?ical=1`) through the whole app:
  * which events they list, in which order, and the legacy feed's byte layout.
  */
-import { wallToInstant } from '../../src/site/time.ts';
+import { wallToInstant } from '../../src/lib/time.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedFileName, icalFeed, LIST_FEED_SIZE } from '../../src/site/pages/ical.ts';
 import type { EventFields } from '../../src/store/calendar.ts';

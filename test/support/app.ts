@@ -4,7 +4,7 @@
  */
 import { buildApp, type App } from '../../src/app.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
-import type { Role } from '../../src/auth/roles.ts';
+import type { Role } from '../../src/lib/roles.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { loadMappings } from '../../src/mappings.ts';

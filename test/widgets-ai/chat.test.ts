@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/auth/roles.ts';
+import type { Role } from '../../src/lib/roles.ts';
 import { chatMessages } from '../../src/namespaces/widgets-ai/routes.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 

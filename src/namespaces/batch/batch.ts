@@ -12,12 +12,12 @@ import { answerBody, UNCANCELLED, type Backend } from '../../backends/backend.ts
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { RestError } from '../../contract/errors.ts';
-import { parseQueryString } from '../../contract/php-params.ts';
+import { parseQueryString } from '../../lib/php-params.ts';
 import { publicAccess } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { asRestError, dispatch, plan, type Outcome, type Plan, type RestCall } from '../../http/dispatch.ts';
 import { filteredBody } from '../../http/shape.ts';
 import type { Services } from '../../services.ts';

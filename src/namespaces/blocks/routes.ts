@@ -6,7 +6,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { roleDisplayNames } from '../../auth/roles.ts';
+import { roleDisplayNames } from '../../lib/roles.ts';
 import { ConfigError } from '../../config.ts';
 import { arg } from '../../contract/args.ts';
 import { json } from '../../contract/reply.ts';

@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { arg, item, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
-import { Repeated } from '../../contract/php-params.ts';
+import { Repeated } from '../../lib/php-params.ts';
 import type { Args } from '../../contract/route.ts';
 import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
-import { parseWall } from './dates.ts';
+import { parseWall } from '../../lib/dates.ts';
 
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);

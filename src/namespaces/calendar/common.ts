@@ -1,8 +1,8 @@
 /** What every calendar handler shares: the site view, errors, access rules and archive paging. */
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Site } from './shape.ts';
 
 export const NAMESPACE = 'calendar/events/v1';

@@ -3,11 +3,11 @@
  * dozen events from six months before the first start to a year after, in several time zones,
  * a few of them upcoming drafts (what `?status=draft` lists for an author).
  */
-import { fmt, instantToWall, wallToInstant } from '../../site/time.ts';
+import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/store.ts';
 import { costFields } from './events.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { argJsonSchema, inlineOpenApi30Schema, isRequired } from '../../contract/describe.ts';
 import type { RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { NAMESPACE } from './common.ts';
 import { CostDetails, DateDetails, Event, Image, ImageSize, Organizer, Term, Venue } from './schemas.ts';
 

@@ -1,21 +1,21 @@
 /** Events: the archive with its filters, single reads, and writes. */
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { JsonText } from '../../http/shape.ts';
 import type { EventFields, EventQuery, EventRow, StoredEvent } from '../../store/calendar.ts';
 import type { Store } from '../../store/store.ts';
-import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../site/time.ts';
+import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../lib/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
-import { endOfDay, parseWall, startOfDay } from './dates.ts';
+import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
-import { logPost } from '../history/log.ts';
+import { logPost } from '../../audit/log.ts';
 import { resolveTermsForWrite, resolveTermFilter } from './terms.ts';
-import { sameSecret } from '../../auth/secrets.ts';
+import { sameSecret } from '../../lib/secrets.ts';
 
 export async function eventBody(site: Site, e: StoredEvent, single = false) {
   const links = (await site.ctx.store.calendar.linksOf([e])).get(e.id)!;

@@ -1,15 +1,15 @@
 /** Venues and organizers: one implementation, two kinds. */
-import { fmt, instantToWall } from '../../site/time.ts';
-import { can } from '../../auth/roles.ts';
+import { fmt, instantToWall } from '../../lib/time.ts';
+import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, type LinkedListArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
-import { logPost } from '../history/log.ts';
+import { logPost } from '../../audit/log.ts';
 
 export const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'image'] as const;
 export const ORGANIZER_FIELDS = ['phone', 'website', 'email', 'image'] as const;

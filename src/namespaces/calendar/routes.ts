@@ -1,11 +1,11 @@
 /** The routes of `calendar/events/v1`, declared with the legacy index's descriptors. */
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { needs, onRecord, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import { json } from '../../contract/reply.ts';
 import { writeEndpoint as write } from '../../contract/write-endpoint.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
 import { NAMESPACE } from './common.ts';

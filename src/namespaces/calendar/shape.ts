@@ -1,11 +1,11 @@
 /**
  * The legacy objects: event, venue, organizer and the three term shapes, built from store rows.
  */
-import { autop as wpautop } from '@wordpress/autop';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../../store/calendar.ts';
-import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../site/time.ts';
-import { details } from './dates.ts';
+import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../lib/time.ts';
+import { autop, texturize } from '../../lib/wordpress-text.ts';
+import { details } from '../../lib/dates.ts';
 
 export interface Site {
   ctx: RestContext;
@@ -29,16 +29,6 @@ function postDates(s: Site, r: { created: Date; modified: Date; status: string }
     modified: fmt(instantToWall(r.modified, s.zone)),
     modified_utc: unpublished ? ZERO_DATE : fmt(r.modified),
   };
-}
-
-/** WordPress's `the_content`/`the_excerpt` paragraphs: `wpautop` (WordPress's own port of it), trimmed as the legacy answer is. */
-export function autop(text: string): string {
-  return text.trim() === '' ? '' : wpautop(text).trim();
-}
-
-/** `wptexturize` for the cases titles hit: apostrophes and ampersands. */
-export function texturize(text: string): string {
-  return text.replace(/&(?![#\w]+;)/g, '&#038;').replace(/(\w)'(\w)/g, '$1&#8217;$2').replace(/'/g, '&#8217;');
 }
 
 export function permalink(s: Site, base: 'event' | 'venue' | 'organizer', r: { id: number; slug: string; status: string }): string {

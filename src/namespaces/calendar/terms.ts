@@ -1,16 +1,16 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
-import { can, type Capability } from '../../auth/roles.ts';
+import { can, type Capability } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { slugify } from '../../contract/slug.ts';
+import { slugify } from '../../lib/slug.ts';
 import type { ParamError } from '../../contract/errors.ts';
 import { INVALID_PARAM, invalidParam, invalidParams } from '../../contract/validate.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
 import { asList, type TermFields, type TermListArgs } from './args.ts';
 import { clampPerPage, siteOf, totals } from './common.ts';
 import { termObject } from './shape.ts';
-import { logTerm, logTermEdit } from '../history/log.ts';
+import { logTerm, logTermEdit } from '../../audit/log.ts';
 
 export const PLURAL = { category: 'categories', tag: 'tags' } as const;
 const ORDERBY = ['name', 'id', 'slug', 'count', 'description', 'term_group'] as const;

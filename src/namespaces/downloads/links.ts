@@ -3,9 +3,9 @@
  * while the key is unexpired and has uses left; each download uses the key once.
  */
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../../site/site-handler.ts';
-import { sendPrivateFile } from '../../site/attachment.ts';
-import { errorPage } from '../../site/html.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
+import { sendPrivateFile } from '../../http/attachment.ts';
+import { errorPage } from '../../lib/html.ts';
 import type { DownloadPackage } from '../../store/downloads.ts';
 
 const PATH = /^\/download\/([a-z0-9-]+)\/?$/;

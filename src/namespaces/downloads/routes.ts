@@ -5,12 +5,12 @@
  * body with status 200, as the legacy handlers answer with wp_send_json.
  */
 import { LoginThrottle } from '../../auth/rate-limit.ts';
-import { sameSecret } from '../../auth/secrets.ts';
+import { sameSecret } from '../../lib/secrets.ts';
 import { z } from 'zod';
 import { publicAccess } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { randomAlnum } from '../../random.ts';
 import type { Services } from '../../services.ts';
 import type { DownloadPackage } from '../../store/downloads.ts';

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../../services.ts';
-import { sendPrivateFile } from '../../site/attachment.ts';
-import type { SiteHandler } from '../../site/site-handler.ts';
+import { sendPrivateFile } from '../../http/attachment.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
 
 export const FILES_PATH = '/forms-exports/';
 const NAME = /^form-\d+-[0-9a-f]{32}\.csv$/;

@@ -3,11 +3,11 @@
  * display strings of values, CSV exports and the submission add-on handlers.
  */
 import { z } from 'zod';
-import { fmt, instantToWall } from '../../site/time.ts';
+import { fmt, instantToWall } from '../../lib/time.ts';
 import { errors } from '../../contract/error-codes.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
-import { csvLines } from '../redirection/io/writers.ts';
+import { csvLines } from '../../lib/csv.ts';
 
 /** The data source every stored submission names (the legacy post store's role). */
 const DATA_SOURCE = 'store';

@@ -1,5 +1,5 @@
 /** forms-submissions: the admin's submission table, trash, edits, exports, settings and e-mail resends. */
-import { instantToWall, wallToInstant } from '../../site/time.ts';
+import { instantToWall, wallToInstant } from '../../lib/time.ts';
 import { z } from 'zod';
 import { arg, item } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
@@ -7,12 +7,12 @@ import { invalidParam } from '../../contract/validate.ts';
 import { needs } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
-import { escapeHtml } from '../../site/html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import type { FieldValue, Form, FormField, Submission } from '../../store/forms.ts';
 import { sendMail } from '../../upstream/mail.ts';
-import { endOfDay, parseWall } from '../calendar/dates.ts';
+import { endOfDay, parseWall } from '../../lib/dates.ts';
 import { deleteExportFile, FILES_PATH, writeExportFile } from './files.ts';
 import {
   ExtraResponse,

@@ -4,7 +4,7 @@
  * to pages that show the form's table. Reads are rate limited per client address and route.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { can } from '../../auth/roles.ts';
+import { can } from '../../lib/roles.ts';
 import { RequestLimiter } from '../../auth/rate-limit.ts';
 import { arg } from '../../contract/args.ts';
 import { errors } from '../../contract/error-codes.ts';
@@ -13,7 +13,7 @@ import { publicAccess } from '../../contract/permission.ts';
 import { z } from 'zod';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { randomAlnum } from '../../random.ts';
 import { displayValue, valueFields } from './model.ts';
 

@@ -1,7 +1,7 @@
 /** Demo history: the first start's own events, so the log is not empty on a fresh install. */
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/store.ts';
-import { logEvent, type Actor } from './log.ts';
+import { logEvent, type Actor } from '../../audit/log.ts';
 
 export async function seedHistoryDemo(store: Store, clock: Clock): Promise<void> {
   const admin = await store.users.byLogin('admin');

@@ -3,8 +3,8 @@
  * bounds, `LoggerSlug:message_key` pairs are split, the reader's loggers are applied, and the
  * grouped or ungrouped path is chosen as the legacy query chooses it.
  */
-import { fmt, wallToInstant } from '../../site/time.ts';
-import { can, type User } from '../../auth/roles.ts';
+import { fmt, wallToInstant } from '../../lib/time.ts';
+import { can, type User } from '../../lib/roles.ts';
 import type { Clock } from '../../clock.ts';
 import { z } from 'zod';
 import { arg, item, withValidateCallback } from '../../contract/args.ts';
@@ -12,7 +12,7 @@ import { toObject } from '../../contract/coerce.ts';
 import type { Args } from '../../contract/route.ts';
 import type { HistoryFilter } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
-import { ALL_LOGGERS, mayReadLogger } from './loggers.ts';
+import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 
 export const INITIATORS = ['wp_user', 'web_user', 'wp', 'wp_cli', 'other'] as const;
 

@@ -2,7 +2,7 @@
  * Retention of the audit log: with LINTEL_HISTORY_RETENTION_DAYS set, events older than that many
  * days are deleted at start and then every hour (the legacy plugin purges daily, 60 days by default).
  */
-import { fmt } from '../../site/time.ts';
+import { fmt } from '../../lib/time.ts';
 import type { Services } from '../../services.ts';
 
 const HOUR_MS = 3_600_000;

@@ -1,19 +1,19 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
-import { fmt } from '../../site/time.ts';
-import { can } from '../../auth/roles.ts';
+import { fmt } from '../../lib/time.ts';
+import { can } from '../../lib/roles.ts';
 import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
 import { json, raw } from '../../contract/reply.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs, onRecord, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
-import { logEvent } from './log.ts';
-import { ALL_LOGGERS, mayReadLogger } from './loggers.ts';
+import { logEvent } from '../../audit/log.ts';
+import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
 import { eventObject, storedReactions, type ShapeSite } from './shape.ts';

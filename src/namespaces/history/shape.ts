@@ -1,10 +1,10 @@
 /** The legacy event object (prepare_item_for_response), field by field in the legacy order. */
-import { fmt, instantToWall } from '../../site/time.ts';
+import { fmt, instantToWall } from '../../lib/time.ts';
 import { createHash } from 'node:crypto';
-import type { SiteUrls } from '../../http/site-urls.ts';
+import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
-import { escapeHtml } from '../oembed/document.ts';
-import { LOGGERS, interpolate } from './loggers.ts';
+import { escHtml } from '../../lib/html.ts';
+import { LOGGERS, interpolate } from '../../audit/loggers.ts';
 
 export interface ShapeSite {
   urls: SiteUrls;
@@ -42,7 +42,7 @@ function details(row: HistoryRow): { data: unknown[]; html: string | null } {
   if (!note) return { data: [], html: null };
   return {
     data: [{ title: null, items: [{ name: 'Entry notes', new_value: note, slug_new: 'note' }] }],
-    html: `<table class="SimpleHistoryLogitem__keyValueTable"><tbody>\n                <tr>\n                    <td>Entry notes</td>\n                    <td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escapeHtml(note)}</span></td>\n                </tr>\n            </tbody></table>`,
+    html: `<table class="SimpleHistoryLogitem__keyValueTable"><tbody>\n                <tr>\n                    <td>Entry notes</td>\n                    <td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escHtml(note)}</span></td>\n                </tr>\n            </tbody></table>`,
   };
 }
 
@@ -87,7 +87,7 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
     date_gmt: row.date,
     via: LOGGERS[row.logger]?.via ?? null,
     message: text,
-    message_html: escapeHtml(text).replace(/&#039;/g, "'"),
+    message_html: escHtml(text).replace(/&#039;/g, "'"),
     message_uninterpolated: row.message,
     details_data: d.data,
     details_html: d.html,

@@ -2,9 +2,9 @@
  * The stats routes: counts of kinds of events in a date range, read from the store's hourly
  * counts (flat in the size of the log). Each kind is a set of `Logger:message_key` pairs.
  */
-import { fmt, instantToWall, phpDate, wallToInstant } from '../../site/time.ts';
+import { fmt, instantToWall, phpDate, wallToInstant } from '../../lib/time.ts';
 import { arg, withValidateCallback } from '../../contract/args.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;

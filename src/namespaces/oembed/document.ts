@@ -3,6 +3,7 @@
  * clamp, the blockquote + iframe markup), and its XML form.
  */
 import { z } from 'zod';
+import { escHtml } from '../../lib/html.ts';
 import { randomAlnum } from '../../random.ts';
 import type { Embeddable } from './embeddable.ts';
 
@@ -14,10 +15,6 @@ export interface EmbedSite {
 /** The secret that pairs the blockquote with its iframe: 10 random letters and digits. */
 export function embedSecret(): string {
   return randomAlnum(10);
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 }
 
 /**
@@ -53,11 +50,11 @@ export const OembedDocument = z.looseObject({
 
 export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unknown, secret = embedSecret()): Record<string, unknown> {
   const { width, height } = embedSize(maxwidth);
-  const title = escapeHtml(record.title);
-  const frameTitle = escapeHtml(`\u201c${record.title}\u201d \u2014 ${site.name}`).replace(/\u201c/g, '&#8220;').replace(/\u201d/g, '&#8221;').replace(/\u2014/g, '&#8212;');
+  const title = escHtml(record.title);
+  const frameTitle = escHtml(`\u201c${record.title}\u201d \u2014 ${site.name}`).replace(/\u201c/g, '&#8220;').replace(/\u201d/g, '&#8221;').replace(/\u2014/g, '&#8212;');
   const html =
-    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${escapeHtml(record.permalink)}">${title}</a></blockquote>` +
-    `<iframe sandbox="allow-scripts" security="restricted" src="${escapeHtml(record.permalink)}embed/#?secret=${secret}" width="${width}" height="${height}" title="${frameTitle}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
+    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${escHtml(record.permalink)}">${title}</a></blockquote>` +
+    `<iframe sandbox="allow-scripts" security="restricted" src="${escHtml(record.permalink)}embed/#?secret=${secret}" width="${width}" height="${height}" title="${frameTitle}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
   return {
     version: '1.0',
     provider_name: site.name,

@@ -3,7 +3,7 @@
  * implements it over its repository (events, venues, organizers); oEmbed never sees the calendar:
  * the namespaces' wiring (`namespaces/index.ts`) hands the lookup to both.
  */
-import type { SiteUrls } from '../../http/site-urls.ts';
+import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { Store } from '../../store/store.ts';
 
 export interface Embeddable {

@@ -8,7 +8,7 @@ import { RestError } from '../../contract/errors.ts';
 import { needs, publicAccess } from '../../contract/permission.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import { upstreamFetcher } from '../../upstream/fetch.ts';
 import { absint, embedDocument, OembedDocument, oembedXml, XML_TYPE } from './document.ts';

@@ -36,15 +36,3 @@ const DESCRIPTION: sanitize.IOptions = {
 
 export const sanitizeEmbedHtml = (html: string) => sanitize(html, EMBED);
 export const sanitizeDescriptionHtml = (html: string) => sanitize(html, DESCRIPTION);
-
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#x?[0-9a-f]+|amp|quot|lt|gt|#039);/gi, (m, e: string) => {
-    const l = e.toLowerCase();
-    if (l === 'amp') return '&';
-    if (l === 'quot') return '"';
-    if (l === 'lt') return '<';
-    if (l === 'gt') return '>';
-    const n = l.startsWith('#x') ? parseInt(l.slice(2), 16) : parseInt(l.slice(1), 10);
-    return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
-  });
-}

@@ -2,8 +2,8 @@
 import { needs } from '../../contract/permission.ts';
 import type { ArgShape, Endpoint } from '../../contract/route.ts';
 import { writeEndpoint } from '../../contract/write-endpoint.ts';
-import { edgeFor } from '../../edge/registry.ts';
-import type { RestContext } from '../../http/context.ts';
+import { edgeFor } from './edge/registry.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { JsonContext } from './json.ts';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import { NS, P, admin, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';
@@ -11,7 +11,7 @@ import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, 
 import { GroupJson, GroupsDropdown, listOf, MODULES } from './records.ts';
 import type { GroupFilter, GroupRow, Selection } from '../../store/redirection/rows.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { bulkItems, logRedirection } from '../history/log.ts';
+import { bulkItems, logRedirection } from '../../audit/log.ts';
 
 const args = listArgs(GROUP_ORDERBY, GROUP_FILTERS);
 const groupPage = json(listOf(GroupJson));

@@ -1,5 +1,5 @@
 /** The legacy JSON shapes of redirects, groups and log rows (`to_json` of the plugin's models). */
-import { phpDate } from '../../site/time.ts';
+import { phpDate } from '../../lib/time.ts';
 import type { SiteOptions } from '../../store/options.ts';
 import { MODULES, effectiveFlags, type GroupJson, type LogBaseJson, type LogJson, type RedirectJson } from './records.ts';
 import type { GroupRow, LogBase, LogRow, RedirectionSettings, RedirectRow } from '../../store/redirection/rows.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import { writeEndpoint } from '../../contract/write-endpoint.ts';
 import { NS, P, admin, jsonContext, legacyParams } from './common.ts';
 import { logJson, notFoundJson } from './json.ts';

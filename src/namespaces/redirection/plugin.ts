@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { json } from '../../contract/reply.ts';
 import { arg } from '../../contract/args.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
-import { logRedirection } from '../history/log.ts';
+import type { RestContext } from '../../contract/context.ts';
+import { logRedirection } from '../../audit/log.ts';
 import { NS, P, admin } from './common.ts';
 import { listOf, PluginStatus, RedirectJson, UpgradeStatus } from './records.ts';
 

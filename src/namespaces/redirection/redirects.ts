@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 import { NS, P, admin, jsonContext, legacyParams, ruleWrite } from './common.ts';
@@ -13,7 +13,7 @@ import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf,
 import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from '../../store/redirection/rows.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { countOf, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
-import { bulkItems, logRedirection } from '../history/log.ts';
+import { bulkItems, logRedirection } from '../../audit/log.ts';
 
 const args = listArgs(REDIRECT_ORDERBY, REDIRECT_FILTERS);
 const redirectPage = json(listOf(RedirectJson));

@@ -3,7 +3,7 @@
  * or the legacy `redirect` error. Import uses it too, so every way in stores the same shapes.
  */
 import { errors } from '../../contract/error-codes.ts';
-import { rawurlencode, safeDecode } from '../../contract/url-encoding.ts';
+import { rawurlencode, safeDecode } from '../../lib/url-encoding.ts';
 import { ERROR_CODES, REDIRECT_CODES, TARGET_ACTIONS, globalFlags } from './records.ts';
 import {
   ACTION_TYPES,

@@ -2,14 +2,14 @@
 import { z } from 'zod';
 import { json } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 import { NS, P, admin, legacyParams, ruleWrite } from './common.ts';
 import { groupsDropdown } from './groups.ts';
 import { GroupsDropdown } from './records.ts';
 import { FLAG_QUERY, type RedirectionSettings } from '../../store/redirection/rows.ts';
-import { logRedirection } from '../history/log.ts';
+import { logRedirection } from '../../audit/log.ts';
 
 const int = (v: unknown) => {
   const n = Number.parseInt(String(v), 10);

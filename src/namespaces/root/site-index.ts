@@ -11,8 +11,8 @@ import { publicAccess } from '../../contract/permission.ts';
 import { json, shape } from '../../contract/reply.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RouteTable } from '../../contract/router.ts';
-import type { RestContext } from '../../http/context.ts';
-import { gmtOffset } from '../../site/time.ts';
+import type { RestContext } from '../../contract/context.ts';
+import { gmtOffset } from '../../lib/time.ts';
 
 /**
  * The described routes, of the site or of one namespace, built on first use per REST root (each

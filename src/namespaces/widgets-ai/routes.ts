@@ -10,7 +10,7 @@ import { errors } from '../../contract/error-codes.ts';
 import { needs } from '../../contract/permission.ts';
 import { raw } from '../../contract/reply.ts';
 import { endpoint, route, type RestResult, type RouteDecl } from '../../contract/route.ts';
-import type { RestContext } from '../../http/context.ts';
+import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import { upstreamStream, type StreamOpener, type UpstreamStream } from '../../upstream/fetch.ts';
 

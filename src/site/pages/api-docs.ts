@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { JsonSchema } from '../../contract/describe.ts';
 import type { OpenApiDocument } from '../../contract/openapi.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 // Script only from this origin (Swagger UI and its start-up file), no inline script; Swagger UI sets inline styles.
 export const API_DOCS_CSP =

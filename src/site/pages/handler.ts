@@ -3,18 +3,14 @@
  * locale segment (`/fr/event/{slug}/`), from the same EmbeddableLookup as oEmbed. Records that are
  * not public fall through to the next site handler.
  */
-import { siteUrls } from '../../http/site-urls.ts';
+import { siteUrls } from '../../contract/site-urls.ts';
 import type { EmbeddableLookup } from '../../namespaces/oembed/embeddable.ts';
 import { publicEmbeddable } from '../../namespaces/oembed/embeddable.ts';
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../site-handler.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
 import { recordPage } from './record-page.ts';
-import { calendarDiscovery } from '../calendar-discovery.ts';
-
-const PAGE = /^(?:\/([^/]+))?\/(event|venue|organizer)\/([^/]+)\/(embed\/)?$/;
-
-/** Whether a path is a calendar record's page (`/event/{slug}/`, `/fr/venue/{slug}/embed/`, ...). */
-export const isRecordPage = (pathname: string) => PAGE.test(pathname);
+import { calendarDiscovery } from '../../http/calendar-discovery.ts';
+import { RECORD_PAGE } from '../../http/record-paths.ts';
 
 // No script runs on these pages; the embed page may be framed anywhere, the page itself only here.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'";
@@ -23,7 +19,7 @@ export function recordPages(services: Services, lookup: EmbeddableLookup): SiteH
   const { config, mappings } = services;
   return async (req, reply, pathname) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const m = PAGE.exec(pathname);
+    const m = RECORD_PAGE.exec(pathname);
     if (!m) return false;
     const [, locale = null, kind, slug, embedPart] = m;
     if (locale !== null && !mappings.locales.includes(locale)) return false;

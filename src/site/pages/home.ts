@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 export function homePage(services: Pick<Services, 'config' | 'store'>) {
   const { baseUrl, restPrefix } = services.config;

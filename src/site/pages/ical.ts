@@ -9,18 +9,18 @@
  * transition year by year rather than an RRULE, a non-standard X-Robots-Tag property).
  * timezones-ical-library supplies the zones' abbreviations.
  */
-import type { Params } from '../../contract/php-params.ts';
+import type { Params } from '../../lib/php-params.ts';
 import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
-import { slugify } from '../../contract/slug.ts';
-import { siteUrls } from '../../http/site-urls.ts';
-import { autop, texturize } from '../../namespaces/calendar/shape.ts';
-import { decodeEntities } from '../../namespaces/oembed/sanitize.ts';
+import { slugify } from '../../lib/slug.ts';
+import { siteUrls } from '../../contract/site-urls.ts';
+import { autop, texturize } from '../../lib/wordpress-text.ts';
+import { decodeEntities } from '../../lib/html.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
-import { attachment } from '../attachment.ts';
-import type { SiteHandler } from '../site-handler.ts';
-import { fmt, instantToWall, offsetMinutes, offsetText } from '../time.ts';
+import { attachment } from '../../http/attachment.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
+import { fmt, instantToWall, offsetMinutes, offsetText } from '../../lib/time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
 

@@ -6,12 +6,12 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../../auth/basic.ts';
-import { can, type User } from '../../auth/roles.ts';
+import { can, type User } from '../../lib/roles.ts';
 import { asRestError } from '../../http/dispatch.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 import type { ShadowHour } from '../../store/shadow.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 export const MIGRATION_PATH = '/lintel/migration';
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -2,9 +2,9 @@
  * The public page of an event, venue or organizer, and its `embed/` variant (what the oEmbed
  * iframe loads): plain HTML with inline CSS, no JavaScript, readable from phone to desktop.
  */
-import { escapeHtml } from '../../namespaces/oembed/document.ts';
+import { escHtml } from '../../lib/html.ts';
 import type { Embeddable } from '../../namespaces/oembed/embeddable.ts';
-import { isoWithOffset, wallToInstant } from '../time.ts';
+import { isoWithOffset, wallToInstant } from '../../lib/time.ts';
 
 /** Start and end as readers expect them, in the event's own zone (with its abbreviation). */
 export function eventWhen(r: Pick<Embeddable, 'start' | 'end' | 'timezone' | 'allDay'>): { text: string; start: string; end: string | null } | null {
@@ -60,26 +60,26 @@ export interface PageOptions {
 export function recordPage(r: Embeddable, o: PageOptions): string {
   const when = r.kind === 'event' ? eventWhen(r) : null;
   const facts: string[] = [];
-  if (when) facts.push(`<dt>When</dt><dd><time datetime="${when.start}">${escapeHtml(when.text)}</time></dd>`);
-  if (r.venueName) facts.push(`<dt>Venue</dt><dd>${escapeHtml(r.venueName)}</dd>`);
-  if (r.organizerNames?.length) facts.push(`<dt>${r.organizerNames.length > 1 ? 'Organizers' : 'Organizer'}</dt><dd>${r.organizerNames.map(escapeHtml).join(', ')}</dd>`);
-  const title = escapeHtml(r.title);
+  if (when) facts.push(`<dt>When</dt><dd><time datetime="${when.start}">${escHtml(when.text)}</time></dd>`);
+  if (r.venueName) facts.push(`<dt>Venue</dt><dd>${escHtml(r.venueName)}</dd>`);
+  if (r.organizerNames?.length) facts.push(`<dt>${r.organizerNames.length > 1 ? 'Organizers' : 'Organizer'}</dt><dd>${r.organizerNames.map(escHtml).join(', ')}</dd>`);
+  const title = escHtml(r.title);
   return `<!doctype html>
-<html lang="${escapeHtml(o.lang)}"${o.embed ? ' class="embed"' : ''}>
+<html lang="${escHtml(o.lang)}"${o.embed ? ' class="embed"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} – ${escapeHtml(o.siteName)}</title>
-<link rel="canonical" href="${escapeHtml(r.permalink)}">
+<title>${title} – ${escHtml(o.siteName)}</title>
+<link rel="canonical" href="${escHtml(r.permalink)}">
 ${o.embed ? '<meta name="robots" content="noindex">\n<base target="_top">\n' : ''}<style>${STYLE}</style>
 </head>
 <body${o.embed ? ' class="embed"' : ''}>
 <main>
 <p class="kind">${KIND[r.kind]}</p>
-<h1>${o.embed ? `<a href="${escapeHtml(r.permalink)}">${title}</a>` : title}</h1>
+<h1>${o.embed ? `<a href="${escHtml(r.permalink)}">${title}</a>` : title}</h1>
 ${facts.length ? `<dl>${facts.join('')}</dl>` : ''}
 <div class="description">${r.descriptionHtml}</div>
-<footer>${o.embed ? `<a href="${escapeHtml(r.permalink)}">${escapeHtml(o.siteName)}</a>` : escapeHtml(o.siteName)}</footer>
+<footer>${o.embed ? `<a href="${escHtml(r.permalink)}">${escHtml(o.siteName)}</a>` : escHtml(o.siteName)}</footer>
 </main>
 </body>
 </html>

@@ -3,7 +3,7 @@
  * `.htaccess` rules, each turned into redirects in the shape `POST /redirect` takes.
  */
 import { parse } from 'csv-parse/sync';
-import { safeDecode } from '../../../contract/url-encoding.ts';
+import { safeDecode } from '../../../lib/url-encoding.ts';
 import type { GroupJson, ImportedRedirect, RedirectJson } from './shapes.ts';
 
 export type ImportFormat = 'csv' | 'json' | 'apache';

@@ -10,8 +10,8 @@ import { arg, item } from '../../../contract/args.ts';
 import { RestError, wpList } from '../../../contract/errors.ts';
 import { invalidParam } from '../../../contract/validate.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../../contract/route.ts';
-import { edgeFor } from '../../../edge/registry.ts';
-import type { RestContext } from '../../../http/context.ts';
+import { edgeFor } from '../edge/registry.ts';
+import type { RestContext } from '../../../contract/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
 import { writeEndpoint } from '../../../contract/write-endpoint.ts';
@@ -22,7 +22,7 @@ import { errors } from '../../../contract/error-codes.ts';
 import { countOf, sanitizeRedirect, type SanitizedRedirect } from '../sanitize.ts';
 import { formatOfFile, parseApache, parseCsv, parseJson, type ImportFormat } from './parsers.ts';
 import type { ImportedRedirect } from './shapes.ts';
-import { logRedirection } from '../../history/log.ts';
+import { logRedirection } from '../../../audit/log.ts';
 import { exportFormats, isExportFormat, writeBundle, writeRecords, writeTable, writers, type ExportInput } from './writers.ts';
 
 /** How many records a preview shows. */

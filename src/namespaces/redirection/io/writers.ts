@@ -3,9 +3,9 @@
  * recorded exports show them; `redirects-file` is the plain `source target code` list that static
  * hosts read (Netlify/Cloudflare `_redirects`).
  */
-import { phpDate } from '../../../site/time.ts';
-import { stringify } from 'csv-stringify/sync';
-import { rawurlencode } from '../../../contract/url-encoding.ts';
+import { phpDate } from '../../../lib/time.ts';
+import { csvLines } from '../../../lib/csv.ts';
+import { rawurlencode } from '../../../lib/url-encoding.ts';
 import { flagsOf, targetOf, type GroupJson, type RedirectJson } from './shapes.ts';
 
 /** The plugin version the recorded site reports in its export headers. */
@@ -30,20 +30,6 @@ export const rfc2822 = (d: Date) => phpDate('D, d M Y H:i:s +0000', d, 'UTC');
 // ---- CSV ----
 
 export const CSV_HEADER = ['source', 'target', 'regex', 'code', 'type', 'hits', 'title', 'status'];
-
-/**
- * A cell a spreadsheet would run as a formula gets a leading `'` (OWASP CSV injection advice);
- * the CSV reader takes it off again, so an export/import round trip keeps the value.
- */
-export const neutraliseFormula = (s: string): string => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
-
-/** PHP-style CSV: numbers bare, every string double-quoted with `"` doubled, `\n` line ends. */
-export function csvLines(rows: Array<Array<string | number>>): string {
-  return stringify(
-    rows.map((r) => r.map((c) => (typeof c === 'string' ? neutraliseFormula(c) : c))),
-    { quoted_string: true, record_delimiter: '\n', cast: { number: (n) => String(n) } },
-  );
-}
 
 export function csvTarget(r: RedirectJson): string {
   if (r.action_code > 400 && r.action_code < 500) return '';

@@ -3,8 +3,8 @@
  * the hourly expiry of old rows. All of it goes through the write queue, off the request path.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../services.ts';
-import type { NewNotFoundRow } from '../store/redirection/rows.ts';
+import type { Services } from '../../../services.ts';
+import type { NewNotFoundRow } from '../../../store/redirection/rows.ts';
 import type { EdgeDecision } from './match.ts';
 import type { EdgeSettings } from './settings.ts';
 import { WriteQueue } from './writes.ts';

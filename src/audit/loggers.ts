@@ -3,7 +3,7 @@
  * their events; and those Lintel writes as, with their `via` line and message templates by message
  * key (the uninterpolated `message` of each row), in the legacy wording.
  */
-import { can, type Capability, type User } from '../../auth/roles.ts';
+import { can, type Capability, type User } from '../lib/roles.ts';
 import legacyLoggers from './legacy-loggers.json' with { type: 'json' };
 
 /**

@@ -1,6 +1,6 @@
 /** What a handler sees of one request: who asks, the store to use, the clock and the site's addresses. */
 import type { FastifyBaseLogger } from 'fastify';
-import type { User } from '../auth/roles.ts';
+import type { User } from '../lib/roles.ts';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
 import type { SiteUrls } from './site-urls.ts';

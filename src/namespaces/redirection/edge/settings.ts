@@ -1,6 +1,6 @@
 /** The plugin settings as the edge obeys them, read leniently from what the store holds. */
-import { FLAG_QUERY, type RedirectionSettings, type SourceFlags } from '../store/redirection/rows.ts';
-import { defaultRedirectionSettings } from '../store/redirection/settings.ts';
+import { FLAG_QUERY, type RedirectionSettings, type SourceFlags } from '../../../store/redirection/rows.ts';
+import { defaultRedirectionSettings } from '../../../store/redirection/settings.ts';
 
 /** What the edge obeys of the plugin settings. */
 export interface EdgeSettings {

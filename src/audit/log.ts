@@ -4,13 +4,13 @@
  * Context is completed as the legacy loggers complete it: the message key, the user, whether the
  * request came through REST, and the client address (anonymised unless the site turned that off).
  */
-import { fmt } from '../../site/time.ts';
+import { fmt } from '../lib/time.ts';
 import { createHash } from 'node:crypto';
-import type { User } from '../../auth/roles.ts';
-import type { Clock } from '../../clock.ts';
-import type { TermRow } from '../../store/calendar.ts';
-import type { Initiator } from '../../store/history.ts';
-import type { Store } from '../../store/store.ts';
+import type { User } from '../lib/roles.ts';
+import type { Clock } from '../clock.ts';
+import type { TermRow } from '../store/calendar.ts';
+import type { Initiator } from '../store/history.ts';
+import type { Store } from '../store/store.ts';
 import { LOGGERS } from './loggers.ts';
 
 /** Who made the write: a REST context satisfies this. */

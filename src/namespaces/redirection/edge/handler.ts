@@ -6,16 +6,16 @@
  */
 import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/basic.ts';
-import { safeDecode } from '../contract/url-encoding.ts';
-import { can, type Capability, type User } from '../auth/roles.ts';
-import type { Services } from '../services.ts';
-import type { SiteHandler } from '../site/site-handler.ts';
+import { authenticate } from '../../../auth/basic.ts';
+import { safeDecode } from '../../../lib/url-encoding.ts';
+import { can, type Capability, type User } from '../../../lib/roles.ts';
+import type { Services } from '../../../services.ts';
+import type { SiteHandler } from '../../../http/site-handler.ts';
 import { HitLog } from './hit-log.ts';
 import { matchRequest, type EdgeRequest } from './match.ts';
 import { createPassThrough, isExternalTarget } from './pass-through.ts';
 import { sendErrorPage, sendNotFound, sendRedirect } from './responses.ts';
-import { calendarDiscovery } from '../site/calendar-discovery.ts';
+import { calendarDiscovery } from '../../../http/calendar-discovery.ts';
 import { RuleCache } from './rule-cache.ts';
 import type { EdgeSettings } from './settings.ts';
 

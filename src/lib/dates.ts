@@ -1,6 +1,6 @@
 /**
  * Calendar date handling: the subset of PHP's strtotime that clients send, the archive's day
- * rounding and the date parts events show (zone conversions are site time, src/site/time.ts).
+ * rounding and the date parts events show (zone conversions are site time, src/lib/time.ts).
  */
 
 const UNITS: Record<string, (d: Date, n: number) => void> = {

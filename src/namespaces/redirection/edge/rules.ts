@@ -4,9 +4,9 @@
  * regex sources are compiled once with re2js (linear time, no catastrophic backtracking).
  */
 import { RE2JS } from 're2js';
-import { safeDecode } from '../contract/url-encoding.ts';
-import { flagsOf, type RedirectJson, type SourceFlags } from '../namespaces/redirection/io/shapes.ts';
-import type { RedirectRow } from '../store/redirection/rows.ts';
+import { safeDecode } from '../../../lib/url-encoding.ts';
+import { flagsOf, type RedirectJson, type SourceFlags } from '../io/shapes.ts';
+import type { RedirectRow } from '../../../store/redirection/rows.ts';
 
 export interface EdgeRule {
   redirect: RedirectJson;

@@ -1,6 +1,6 @@
 /** The authorize page's markup: one self-contained HTML page per answer, with no scripts. */
 import type { FastifyReply } from 'fastify';
-import { escapeHtml } from '../../site/html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import type { UserRecord } from '../../store/users.ts';
 import type { AppRequest } from './app-request.ts';
 

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';
 import type { AuthSession } from '../../store/auth-sessions.ts';
-import { sameSecret } from '../secrets.ts';
+import { sameSecret } from '../../lib/secrets.ts';
 import { type AppRequest, sameRequest } from './app-request.ts';
 
 const SESSION_TTL_MS = 10 * 60 * 1000;

@@ -1,7 +1,7 @@
 /** The answers the edge sends itself, as the plugin's front end sends them. */
 import type { FastifyReply } from 'fastify';
-import { NO_CACHE } from '../http/shape.ts';
-import { escapeHtml } from '../site/html.ts';
+import { NO_CACHE } from '../../../http/shape.ts';
+import { escapeHtml } from '../../../lib/html.ts';
 
 export const HTML = 'text/html; charset=UTF-8';
 

@@ -3,7 +3,7 @@
  * Keyed by the store: the route factories and the site handlers get different services objects
  * of the same app, and a rule write must invalidate the index the site serves from.
  */
-import type { Services } from '../services.ts';
+import type { Services } from '../../../services.ts';
 import { createEdge, type Edge, type EdgeOptions } from './handler.ts';
 
 const edges = new WeakMap<Services['store'], Edge>();

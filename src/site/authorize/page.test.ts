@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, TEST_BASE, type TestApp } from '../../../test/support/app.ts';
-import { hashLoginPassword } from '../login-passwords.ts';
+import { hashLoginPassword } from '../../auth/login-passwords.ts';
 
 const PAGE = '/wp-admin/authorize-application.php';
 const APP_ID = '3f1e4c2a-9b7d-4e5f-8a6b-1c2d3e4f5a6b';

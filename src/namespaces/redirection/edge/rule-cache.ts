@@ -2,8 +2,8 @@
  * The site module's rules and the settings they obey, loaded together and kept for a short TTL so
  * replicas converge on another process's changes without a reload per request.
  */
-import { SITE_MODULE } from '../namespaces/redirection/records.ts';
-import type { Services } from '../services.ts';
+import { SITE_MODULE } from '../records.ts';
+import type { Services } from '../../../services.ts';
 import { type EdgeSettings, edgeSettings } from './settings.ts';
 import { RuleIndex, siteRule } from './rules.ts';
 

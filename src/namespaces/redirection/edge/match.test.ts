@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RedirectJson, SourceFlags } from '../namespaces/redirection/io/shapes.ts';
+import type { RedirectJson, SourceFlags } from '../io/shapes.ts';
 import { matchRequest, type EdgeRequest } from './match.ts';
 import { RuleIndex } from './rules.ts';
 

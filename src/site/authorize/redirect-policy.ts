@@ -2,7 +2,7 @@
  * Where the authorize page may send the user back to. The success URL receives a new application
  * password in its query, so only destinations that cannot leak it to a third party are accepted.
  */
-import { rawurlencode } from '../../contract/url-encoding.ts';
+import { rawurlencode } from '../../lib/url-encoding.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 

@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { RE2JS } from 're2js';
-import { safeDecode } from '../contract/url-encoding.ts';
+import { safeDecode } from '../../../lib/url-encoding.ts';
 import { parseQuery, type EdgeRule, type QueryPairs, type RuleIndex } from './rules.ts';
 
 /** What the matcher needs to know about a request. */

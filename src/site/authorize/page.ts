@@ -9,14 +9,14 @@
  * markup in html.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Params } from '../../contract/php-params.ts';
+import type { Params } from '../../lib/php-params.ts';
 import type { Services } from '../../services.ts';
-import type { SiteHandler } from '../../site/site-handler.ts';
+import type { SiteHandler } from '../../http/site-handler.ts';
 import { UniqueViolation } from '../../store/store.ts';
-import { createAppPassword } from '../app-passwords.ts';
-import { logLogin } from '../../namespaces/history/log.ts';
-import { verifyLoginPassword } from '../login-passwords.ts';
-import { escapeHtml } from '../../site/html.ts';
+import { createAppPassword } from '../../auth/app-passwords.ts';
+import { logLogin } from '../../audit/log.ts';
+import { verifyLoginPassword } from '../../auth/login-passwords.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import { checkAppRequest } from './app-request.ts';
 import { approveForm, loginForm, pageReply, startAgain } from './html.ts';
 import { addQuery } from './redirect-policy.ts';

@@ -1,8 +1,8 @@
 /** A `pass` action's external target: fetched and its body echoed, as the plugin's pass-through does. */
 import type { FastifyReply } from 'fastify';
-import { RestError } from '../contract/errors.ts';
-import type { Services } from '../services.ts';
-import { upstreamFetcher } from '../upstream/fetch.ts';
+import { RestError } from '../../../contract/errors.ts';
+import type { Services } from '../../../services.ts';
+import { upstreamFetcher } from '../../../upstream/fetch.ts';
 import { HTML, notFoundHtml } from './responses.ts';
 
 /** Only an http(s) URL leaves the site; any other target is one of its own paths. */

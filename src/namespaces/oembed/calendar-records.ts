@@ -3,11 +3,11 @@
  * shows (`{home}/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/`, or their `embed/`), read
  * through the calendar repository. Only published records without a password are found.
  */
-import { slugify } from '../../contract/slug.ts';
-import type { Embeddable, EmbeddableLookup, LookupContext } from '../oembed/embeddable.ts';
-import { sanitizeDescriptionHtml } from '../oembed/sanitize.ts';
+import { slugify } from '../../lib/slug.ts';
+import type { Embeddable, EmbeddableLookup, LookupContext } from './embeddable.ts';
+import { sanitizeDescriptionHtml } from './sanitize.ts';
 import type { OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
-import { autop } from './shape.ts';
+import { autop } from '../../lib/wordpress-text.ts';
 
 const PATH = /^\/(event|venue|organizer)\/([^/]+)\/?(?:embed\/?)?$/;
 

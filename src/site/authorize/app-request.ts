@@ -2,7 +2,7 @@
  * The query an app sends the user to the authorize page with. It is checked on every step (the forms
  * post back to the same URL), and a session only continues for the request it was started for.
  */
-import type { Params } from '../../contract/php-params.ts';
+import type { Params } from '../../lib/php-params.ts';
 import { redirectUrlProblem } from './redirect-policy.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
