@@ -64,7 +64,11 @@ describe('forwarding a namespace to the legacy origin', () => {
   });
 
   it('never lets rest_route name another route of the origin, in the query, a form body or a batch item', async () => {
-    await get('/wp-json/history/v1/events?rest_route=/wp/v2/users&per_page=5');
+    // The query's rest_route names the route under the prefix too (as WordPress reads it): Lintel serves no
+    // /wp/v2/users, so it answers itself (the credential, unknown here, is refused before any route).
+    const named = await get('/wp-json/history/v1/events?rest_route=/wp/v2/users&per_page=5');
+    expect([named.statusCode, named.json().code]).toEqual([401, 'incorrect_password']);
+    await get('/wp-json/history/v1/events?per_page=5');
     await app.server.inject({
       method: 'POST',
       url: '/wp-json/history/v1/events',
@@ -78,7 +82,9 @@ describe('forwarding a namespace to the legacy origin', () => {
       payload: { requests: [{ method: 'POST', path: '/history/v1/events?rest_route=/wp/v2/users' }, { method: 'POST', path: '/history/v1/events', body: { rest_route: '/wp/v2/users', message: 'x' } }] },
     });
     expect(batch.statusCode).toBe(207);
-    expect(origin.received.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+    // Lintel's own check of the legacy credential (users/me) is no forwarded request.
+    const forwarded = origin.received.filter((r) => !r.url.startsWith('/wp-json/wp/v2/users/me'));
+    expect(forwarded.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
       'GET /wp-json/simple-history/v1/events?per_page=5 ',
       'POST /wp-json/simple-history/v1/events message=x',
       'POST /wp-json/simple-history/v1/events ',

@@ -157,15 +157,23 @@ async function readCapped(res: Dispatcher.ResponseData, limit: number): Promise<
 
 /**
  * The origin's query string: no parameter that names a route (see confine.ts), except the
- * `?rest_route=` Lintel itself routed by, renamed and alone.
+ * `?rest_route=` Lintel itself routed by, renamed and alone. A `rest_route` naming a route outside
+ * the forwarded namespace is dropped even so: a batch item routes by its path, and its query's
+ * `rest_route` would otherwise send the origin to another route.
  */
 function upstreamQuery(call: BackendCall, opts: ForwardOptions, rw: Rewriter): string {
   // Lintel's own addresses in the query (oEmbed's `url=`) name the origin's records on the origin.
   const rest = toUpstreamQuery(withoutRestRoute(call.query), opts.renamings, rw);
   const loc = opts.rest ? locateRest(call.path, parseQueryString(call.query), opts.rest) : null;
-  if (!loc?.byQuery) return rest;
+  if (!loc?.byQuery || !inForwardedNamespace(loc.route, opts.renamings)) return rest;
   const routed = `rest_route=${encodeURIComponent(toUpstreamPath(loc.route, opts.renamings)).replace(/%2F/gi, '/')}`;
   return rest ? `${routed}&${rest}` : routed;
+}
+
+/** Whether a route lies in a namespace the backend forwards (a backend of no namespace forwards any). */
+function inForwardedNamespace(route: string, renamings: Renaming[]): boolean {
+  const r = route.toLowerCase();
+  return renamings.length === 0 || renamings.some(({ requested }) => r === `/${requested.toLowerCase()}` || r.startsWith(`/${requested.toLowerCase()}/`));
 }
 
 /** The JSON body with Lintel's addresses and names; a body that names neither (or is not JSON) is passed as it is. */
