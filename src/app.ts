@@ -226,7 +226,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     const loc = locateRest(pathname, query, { restPrefix: config.restPrefix, locales: mappings.locales });
     if (loc) {
       // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.
-      const chosen = services.backends.forRoute(loc.route) ?? services.backends.forEmbed(loc.route, query.url);
+      // A rest_route that is no string names no route at all: refused here whatever the mode, as the legacy site does.
+      const chosen = loc.routeNotString ? null : (services.backends.forRoute(loc.route) ?? services.backends.forEmbed(loc.route, query.url));
       if (chosen) return sendAnswer(reply, await chosen.backend(callOf(req), clientSignal(reply)));
       return handleRest(services, req, reply, loc, query);
     }

@@ -92,6 +92,12 @@ describe('forwarding a namespace to the legacy origin', () => {
     ]);
   });
 
+  it('refuses a rest_route that is no string itself, as the legacy site does, without asking the origin', async () => {
+    const res = await get('/wp-json/history/v1/events?rest_route[]=/history/v1');
+    expect([res.statusCode, res.json().code]).toEqual([400, 'rest_path_invalid_type']);
+    expect(origin.received.filter((r) => !r.url.startsWith('/wp-json/wp/v2/users/me'))).toEqual([]);
+  });
+
   it('sends the route under its legacy name, with the credentials, and answers with the recorded status, headers and body', async () => {
     const res = await get('/wp-json/history/v1/events?per_page=5&page=2');
     expect(res.statusCode).toBe(200);
