@@ -21,6 +21,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { Command } from 'commander';
 import { differences } from '../../src/backends/shadow.ts';
+import { locateRest } from '../../src/http/rest-request.ts';
+import { parseQueryString } from '../../src/lib/php-params.ts';
 import type { ShadowAnswer } from '../../src/store/shadow.ts';
 import { loadCaptures } from '../support/captures.ts';
 import { listening, sandbox, type Sandbox } from '../support/process.ts';
@@ -38,6 +40,11 @@ const opts = new Command()
   .opts<{ origin: string; user: string; appPassword: string; postgres?: string; lanes?: string; shadowReads: number }>();
 
 const ORIGIN = opts.origin.replace(/\/+$/, '');
+
+function namesNoRoute(url: string): boolean {
+  const q = url.indexOf('?');
+  return Boolean(locateRest(q < 0 ? url : url.slice(0, q), parseQueryString(q < 0 ? '' : url.slice(q + 1)), { restPrefix: 'wp-json', locales: [] })?.routeNotString);
+}
 const LEGACY_AUTH = `Basic ${Buffer.from(`${opts.user}:${opts.appPassword}`).toString('base64')}`;
 const METRICS_TOKEN = 'against-legacy-metrics';
 /** The contract's names and the legacy site's (mappings/namespaces.json `upstream`). */
@@ -220,10 +227,12 @@ class Lane {
 
     // 3. Shadow calendar and redirection (the legacy site answers), 4. read the rates.
     for (const ns of SHADOWED) await this.mode(ns, 'shadow');
+    // A read whose rest_route is no string names no route: Lintel refuses it before any namespace, so it is not shadowed.
+    const shadowed = reads.filter((x) => SHADOWED.includes(x.namespace) && !namesNoRoute(x.url));
     for (let round = 0; round < opts.shadowReads; round++) {
-      for (const r of reads.filter((x) => SHADOWED.includes(x.namespace))) await get(this.base, r.url, r.auth ? LEGACY_AUTH : undefined);
+      for (const r of shadowed) await get(this.base, r.url, r.auth ? LEGACY_AUTH : undefined);
     }
-    const sent = reads.filter((x) => SHADOWED.includes(x.namespace)).length * opts.shadowReads;
+    const sent = shadowed.length * opts.shadowReads;
     const counted = async () => {
       const text = (await get(this.base, '/metrics', `Bearer ${METRICS_TOKEN}`)).body;
       const byResult: Record<string, number> = {};
