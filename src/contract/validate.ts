@@ -42,8 +42,8 @@ export async function validateArgs(args: CompiledArg[], params: Record<string, u
   const failures = unstorable(params, path);
   // The arguments with validate callbacks of their own first, in declaration order (has_valid_params); the schema
   // checks of the others only when those pass, in the order the request sent them, unsent ones last (sanitize_params).
-  const sent = Object.keys(params);
-  const position = (a: CompiledArg) => (sent.includes(a.name) ? sent.indexOf(a.name) : sent.length);
+  const sent = new Map(Object.keys(params).map((name, i) => [name, i]));
+  const position = (a: CompiledArg) => sent.get(a.name) ?? sent.size;
   const checked = args.filter((a) => !hasValidateCallback(a.schema)).sort((a, b) => position(a) - position(b));
   for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), checked]) {
     for (const a of phase) {

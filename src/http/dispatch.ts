@@ -42,19 +42,26 @@ export interface Outcome {
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 
-export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
+/** The endpoint the call names, its merged parameters and the context its handler sees; null when no endpoint matches. */
+function located(table: RouteTable, call: RestCall) {
   const method = call.method as Method | 'HEAD';
   const match = METHODS.has(method) ? table.match(call.route, method) : null;
-  if (!match?.endpoint) throw errors.core.noRoute();
-  // WordPress checks batch eligibility between the route match and the parameters.
-  if (call.ctx.inBatch && !match.endpoint.endpoint.allowBatch) throw errors.core.batchNotAllowed();
-  if (call.body.json && !call.body.json.ok) throw errors.core.invalidJson(call.body.json.error);
+  if (!match?.endpoint) return null;
   const params = mergeParams(call.body, method, call.query, match.urlParams);
   const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
+  return { route: match.route, endpoint: match.endpoint, urlParams: match.urlParams, params, ctx };
+}
+
+export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
+  const at = located(table, call);
+  if (!at) throw errors.core.noRoute();
+  // WordPress checks batch eligibility between the route match and the parameters.
+  if (call.ctx.inBatch && !at.endpoint.endpoint.allowBatch) throw errors.core.batchNotAllowed();
+  if (call.body.json && !call.body.json.ok) throw errors.core.invalidJson(call.body.json.error);
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
-  const args = { ...match.urlParams, ...(await validateArgs(match.endpoint.args, params, { values: match.urlParams, integers: match.route.integerParams }, ctx)) };
-  return { route: match.route, endpoint: match.endpoint, args, ctx };
+  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, { values: at.urlParams, integers: at.route.integerParams }, at.ctx)) };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx };
 }
 
 export async function run(p: Plan): Promise<RestResult> {
@@ -100,19 +107,16 @@ async function missingRecordMethods(p: Plan | null): Promise<Set<string>> {
  * path's); a list or a number that is no ID there is left to the plain permissions.
  */
 function pathOnly(table: RouteTable, call: RestCall): Plan | null {
-  const method = call.method as Method;
-  const match = METHODS.has(method) ? table.match(call.route, method) : null;
-  if (!match?.endpoint) return null;
-  const params = mergeParams(call.body, method, call.query, match.urlParams);
+  const at = located(table, call);
+  if (!at) return null;
   const args: Record<string, unknown> = {};
-  for (const name of Object.keys(match.urlParams)) {
-    const v = params[name];
-    const id = match.route.integerParams.includes(name);
+  for (const name of Object.keys(at.urlParams)) {
+    const v = at.params[name];
+    const id = at.route.integerParams.includes(name);
     if ((typeof v !== 'string' && typeof v !== 'number') || (id && !Number.isSafeInteger(Number(v)))) return null;
     args[name] = id ? Number(v) : v;
   }
-  const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
-  return { route: match.route, endpoint: match.endpoint, args, ctx };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx };
 }
 
 function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {
