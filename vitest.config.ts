@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { laneDependentFiles } from './test/support/lanes.ts';
 import { scaled } from './test/support/time.ts';
 
 // Two lanes: every suite runs on embedded PGlite; with LINTEL_TEST_DATABASE_URL set (CI sets it),
-// every suite runs again against that PostgreSQL server.
+// every suite whose answers can depend on the store (test/support/lanes.ts) runs again against that
+// PostgreSQL server.
 const pgUrl = process.env.LINTEL_TEST_DATABASE_URL;
 const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
 
@@ -22,7 +24,7 @@ export default defineConfig({
     execArgv: ['--liftoff-only'],
     projects: [
       { extends: true, test: { name: 'pglite', include, env: { LINTEL_TEST_DATABASE_URL: '' } } },
-      ...(pgUrl ? [{ extends: true, test: { name: 'postgres', include, env: { LINTEL_TEST_DATABASE_URL: pgUrl } } }] : []),
+      ...(pgUrl ? [{ extends: true, test: { name: 'postgres', include: laneDependentFiles(import.meta.dirname, include), env: { LINTEL_TEST_DATABASE_URL: pgUrl } } }] : []),
     ],
   },
 });
