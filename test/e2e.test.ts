@@ -12,7 +12,7 @@ import { scaled } from './support/time.ts';
 
 let box: Sandbox;
 beforeAll(async () => {
-  box = await sandbox({ PORT: '0', LINTEL_LOG_LEVEL: 'info' });
+  box = await sandbox({ PORT: '0', LINTEL_LOG_LEVEL: 'info' }, { fresh: true });
 });
 afterAll(() => box.remove());
 
