@@ -43,9 +43,12 @@ export async function sandbox(extra: Record<string, string> = {}, opts: { fresh?
     ...(db ? { DATABASE_URL: db.url } : {}),
     ...extra,
   };
+  const running = new Set<ChildProcess>();
   const start = (args: string[], extraEnv: Record<string, string> = {}) => {
     // The bin file itself, as a user's shell runs it (its shebang line and Node flags): PATH finds this Node first.
     const child = spawn(BIN, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    child.on('exit', () => running.delete(child));
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -62,6 +65,8 @@ export async function sandbox(extra: Record<string, string> = {}, opts: { fresh?
       return { code, stdout: p.stdout(), stderr: p.stderr() };
     },
     async remove() {
+      // A test that failed or timed out before stopping its server leaves it running: it would outlive the run.
+      await Promise.all([...running].map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL'))));
       await db?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
