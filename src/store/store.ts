@@ -87,6 +87,8 @@ export interface OpenStore extends Store {
   /** Committed writes by topic, from this process and every replica sharing the store. */
   readonly changes: ChangeFeed;
   poolStats?(): PoolStats;
+  /** Statements run since the store opened. */
+  statements(): number;
 }
 
 type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dataDirMinFreeMb' | 'poolSize' | 'storeConnectTimeoutMs' | 'storeStatementTimeoutMs' | 'storeIdleInTransactionTimeoutMs'>;
@@ -145,6 +147,7 @@ export async function openStore(config: StoreConfig, opts: { inMemory?: boolean;
         lock?.release();
       }
     },
+    statements: driver.statements,
     ...(driver.poolStats ? { poolStats: driver.poolStats } : {}),
   };
 }
