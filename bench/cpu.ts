@@ -60,7 +60,7 @@ try {
     ];
     for (const [name, url, extra] of cases) {
       if (cli.only && !name.includes(cli.only)) continue;
-      wrk(`${server.url}${url}`, { seconds: 1, connections: Number(cli.connections), dir, ...extra }); // warm-up
+      wrk(`${server.url}${url}`, { seconds: 2, connections: Number(cli.connections), dir, ...extra }); // warm-up
       const [cpu0, q0, r0] = [cpuMs(server.pid), await queries(server.url), await requests(server.url)];
       const r = wrk(`${server.url}${url}`, { seconds: Number(cli.seconds), connections: Number(cli.connections), dir, ...extra });
       const [cpu1, q1, r1] = [cpuMs(server.pid), await queries(server.url), await requests(server.url)];
