@@ -58,12 +58,13 @@ interface StoreCaches {
 const storeCaches = (feed: ChangeFeed): StoreCaches => ({ options: optionsCache(feed), calendar: calendarCaches(feed) });
 
 export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFeed())): Store {
+  const options = new OptionsRepo(sql, caches.options);
   return {
     sql,
     users: new UserRepo(sql),
-    options: new OptionsRepo(sql, caches.options),
+    options,
     authSessions: new AuthSessionRepo(sql),
-    redirection: new RedirectionStore(sql),
+    redirection: new RedirectionStore(sql, options),
     calendar: new CalendarRepo(sql, caches.calendar),
     loginThrottle: new LoginThrottleRepo(sql),
     secrets: new SiteSecretRepo(sql),
