@@ -9,7 +9,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
+import { preparedRunner } from './pglite-prepared.ts';
 import pg from 'pg';
 import { pgListen } from './pg-listen.ts';
 
@@ -142,23 +143,32 @@ export async function openPglite(dataDir: string | null, opts: { template?: Blob
   });
   const room = dataDir && minFreeBytes > 0 ? () => ensureRoom(dataDir, minFreeBytes) : () => Promise.resolve();
   let statements = 0;
-  const wrapTx = (tx: Transaction) =>
+  const run = preparedRunner(db);
+  // Inside PGlite's transaction, its statements take the query lock only (the transaction holds the other).
+  const wrapTx = () =>
     new JoinedTransaction(async <T>(text: string, params?: readonly unknown[]) => {
       statements++;
       await room();
-      return (await mapped(tx.query<T>(text, params as unknown[]))).rows;
+      return mapped(db._runExclusiveQuery(() => run<T>(text, params)));
     });
   return {
     kind: 'pglite',
     inTransaction: false,
+    // As PGlite.query: after any transaction in progress, then its files synced.
     async query<T>(text: string, params?: readonly unknown[]) {
       statements++;
       await room();
-      return (await mapped(db.query<T>(text, params as unknown[]))).rows;
+      return mapped(db._runExclusiveTransaction(() => db._runExclusiveQuery(async () => {
+        try {
+          return await run<T>(text, params);
+        } finally {
+          await db.syncToFs();
+        }
+      })));
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
       await room();
-      return mapped(db.transaction((tx) => fn(wrapTx(tx))));
+      return mapped(db.transaction(() => fn(wrapTx())));
     },
     async listen(channel, onPayload, onLive) {
       const unlisten = await db.listen(channel, onPayload);
