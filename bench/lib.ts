@@ -3,7 +3,7 @@
  * helpers to start a Lintel on an in-memory store and to measure a URL with autocannon, and the
  * in-process timing (bounded `server.inject` loops) with its rows, used by bench/calendar.ts and
  * bench/history.ts.
- * A case module is any `bench/*.ts` besides the harness's (run.ts, lib.ts, outside.ts, bare-server.ts) exporting `run(ctx): Promise<Row[]>`.
+ * A case module is any `bench/*.ts` besides the harness's (run.ts, lib.ts, outside.ts, bare-server.ts) and cpu.ts (a tool of its own) exporting `run(ctx): Promise<Row[]>`.
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';

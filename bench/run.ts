@@ -94,8 +94,8 @@ try {
 }
 
 const here = new URL('./', import.meta.url);
-/** The harness's own files; every other bench/*.ts is a case module. */
-const HARNESS = ['run.ts', 'lib.ts', 'outside.ts', 'bare-server.ts'];
+/** The harness's own files and tools run on their own (cpu.ts); every other bench/*.ts is a case module. */
+const HARNESS = ['run.ts', 'lib.ts', 'outside.ts', 'bare-server.ts', 'cpu.ts'];
 const modules = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !HARNESS.includes(f))
   .filter((f) => cli.all || (cli.only !== undefined && f.includes(cli.only)))

@@ -52,6 +52,9 @@ describe('GET /metrics', () => {
     // One series per pattern, not per URL.
     expect(after).not.toMatch(/route="[^"]*99999/);
     expect(after).toMatch(/lintel_store_pool_connections\{state="total"\} [1-9]/);
+    // Statements run against the store: the unknown event IDs were looked up in it.
+    const statements = (text: string) => Number(/^lintel_store_queries_total (\d+)$/m.exec(text)?.[1]);
+    expect(statements(after)).toBeGreaterThan(statements(before));
     // prom-client's default metrics under their standard names.
     expect(after).toContain('process_cpu_user_seconds_total');
     expect(after).toContain('nodejs_eventloop_lag_seconds');

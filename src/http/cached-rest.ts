@@ -55,10 +55,10 @@ export async function cachedAnswer(cache: ResponseCache, plan: CachePlan, req: F
   const version = cache.versionNow(plan.topics);
   const answer = await compute();
   // Only whole JSON answers: errors, HEAD (no body) and streamed bodies are not kept.
-  if (answer.status !== 200 || version === null || req.method === 'HEAD' || typeof answer.body !== 'string') {
+  if (answer.status !== 200 || version === null || req.method === 'HEAD' || !(typeof answer.body === 'string' || Buffer.isBuffer(answer.body))) {
     return { ...answer, headers: { ...answer.headers, 'X-Lintel-Cache': 'miss' } };
   }
-  const entry = cache.put(plan.key, version, plan.topics, { status: answer.status, headers: answer.headers, body: Buffer.from(answer.body), route: answer.route });
+  const entry = cache.put(plan.key, version, plan.topics, { status: answer.status, headers: answer.headers, body: typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body, route: answer.route });
   return fromCache(entry, 'miss', req.method, req.headers);
 }
 

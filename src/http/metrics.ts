@@ -62,7 +62,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(store: Pick<OpenStore, 'kind' | 'poolStats'>) {
+  constructor(store: Pick<OpenStore, 'kind' | 'poolStats' | 'statements'>) {
     // prom-client's standard names (process_*, nodejs_*), which stock dashboards expect.
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;
@@ -76,6 +76,15 @@ export class Metrics {
         this.set({ state: 'total' }, s.total);
         this.set({ state: 'idle' }, s.idle);
         this.set({ state: 'waiting' }, s.waiting);
+      },
+    });
+    new Counter({
+      name: 'lintel_store_queries_total',
+      help: 'SQL statements run against the store since it opened (transactions\' included)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(store.statements());
       },
     });
   }

@@ -7,18 +7,29 @@ import { toList } from '../contract/coerce.ts';
 
 /**
  * A JSON value already serialized, as a top-level value of an answer's body: what is kept between
- * requests (an archive's event objects) is not serialized again on each. Anything that reads into
- * it (`_fields`, `_envelope`, a batch) sees the parsed value.
+ * requests (an archive's event objects) is not serialized again on each. It is held as UTF-8 bytes,
+ * in pieces: the answer is their concatenation, so a kept item is neither serialized nor encoded
+ * again, and the socket is handed bytes (a string with one non-Latin-1 character is encoded as a
+ * whole on every write). Anything that reads into it (`_fields`, `_envelope`, a batch) sees the
+ * parsed value.
  */
 export class JsonText {
-  readonly text: string;
-  constructor(text: string) {
-    this.text = text;
+  readonly parts: readonly Buffer[];
+  constructor(text: string | readonly Buffer[]) {
+    this.parts = typeof text === 'string' ? [Buffer.from(text)] : text;
+  }
+  /** A JSON array of these already-serialized items. */
+  static list(items: readonly Buffer[]): JsonText {
+    const parts: Buffer[] = [OPEN];
+    for (const [i, item] of items.entries()) parts.push(...(i ? [COMMA, item] : [item]));
+    parts.push(CLOSE);
+    return new JsonText(parts);
   }
   toJSON(): unknown {
-    return JSON.parse(this.text);
+    return JSON.parse(Buffer.concat(this.parts).toString('utf8'));
   }
 }
+const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c));
 
 const holdsJsonText = (body: unknown): body is Record<string, unknown> =>
   typeof body === 'object' && body !== null && !Array.isArray(body) && Object.values(body).some((v) => v instanceof JsonText);
@@ -28,15 +39,25 @@ function parsed(body: unknown): unknown {
   return holdsJsonText(body) ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v instanceof JsonText ? v.toJSON() : v])) : body;
 }
 
-/** `JSON.stringify(body)`, with the text of its JsonText values as it is. */
-export function serialize(body: unknown): string {
+/** `JSON.stringify(body)`; a body holding JsonText comes out as UTF-8 bytes, its JsonText values as they are. */
+export function serialize(body: unknown): string | Buffer {
   if (!holdsJsonText(body)) return JSON.stringify(body);
-  // A member whose value JSON.stringify leaves out (undefined, a function, a symbol) is left out here too.
-  const members = Object.entries(body).flatMap(([k, v]) => {
-    const text = v instanceof JsonText ? v.text : (JSON.stringify(v) as string | undefined);
-    return text === undefined ? [] : [`${JSON.stringify(k)}:${text}`];
-  });
-  return `{${members.join(',')}}`;
+  const parts: Buffer[] = [];
+  let text = '{';
+  let first = true;
+  for (const [k, v] of Object.entries(body)) {
+    // A member whose value JSON.stringify leaves out (undefined, a function, a symbol) is left out here too.
+    const value = v instanceof JsonText ? '' : (JSON.stringify(v) as string | undefined);
+    if (value === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(k)}:${value}`;
+    first = false;
+    if (v instanceof JsonText) {
+      parts.push(Buffer.from(text), ...v.parts);
+      text = '';
+    }
+  }
+  parts.push(Buffer.from(`${text}}`));
+  return Buffer.concat(parts);
 }
 
 /**

@@ -98,6 +98,8 @@ const EVENT_SELECT = `select e.*, e.start_date::text as start_date, e.end_date::
 export interface CalendarCaches {
   slugs: LRUCache<string, number>;
   totals: TopicCache<string, number>;
+  /** Archive pages' event IDs, by the page's statement and parameters. */
+  pages: TopicCache<string, number[]>;
   /** A category filter's terms with all their descendants, by the filter's sorted term IDs. */
   withChildren: TopicCache<string, number[]>;
   /** Events as archive pages list them; the same object while nothing changed, so what is shaped from it can be kept with it. */
@@ -113,6 +115,7 @@ export function calendarCaches(feed: ChangeFeed): CalendarCaches {
   return {
     slugs: new LRUCache<string, number>({ max: 5000 }),
     totals: new TopicCache(feed, topics, 2000),
+    pages: new TopicCache(feed, topics, 2000),
     withChildren: new TopicCache(feed, topics, 1000),
     events: new TopicCache(feed, topics, 2000),
     venues: new TopicCache(feed, topics, 5000),
@@ -189,11 +192,16 @@ export class CalendarRepo {
     return this.archivePage(q, cond, p);
   }
 
-  /** The page's IDs, then the events from the cache (one query for those not kept). An event gone in between is left out. */
+  /**
+   * The page's IDs (kept, as the count is, until a calendar write is announced: a page asked again
+   * runs no statement), then the events from the cache (one query for those not kept). An event
+   * gone in between is left out.
+   */
   private async archivePage(q: EventQuery, cond: string, p: Where): Promise<StoredEvent[]> {
     const order = q.include ? 'e.created, e.id' : 'e.start_date, e.id';
-    const ids = (await this.sql.query<{ id: number }>(`select e.id from calendar_events e where ${cond} order by ${order}
-      limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params)).map((r) => r.id);
+    const text = `select e.id from calendar_events e where ${cond} order by ${order} limit ${p.next(q.limit)} offset ${p.next(q.offset)}`;
+    const ids = await this.caches.pages.get(this.sql, `${text}\0${JSON.stringify(p.params)}`, async () =>
+      (await this.sql.query<{ id: number }>(text, p.params)).map((r) => r.id));
     const found = await this.caches.events.many(this.sql, ids, (missing) => this.byIds<StoredEvent>(EVENT_SELECT, missing, 'e'));
     return ids.flatMap((id) => found.get(id) ?? []);
   }

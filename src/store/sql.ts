@@ -9,7 +9,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
+import { preparedRunner } from './pglite-prepared.ts';
 import pg from 'pg';
 import { pgListen } from './pg-listen.ts';
 
@@ -30,6 +31,8 @@ export interface SqlDriver extends Sql {
   close(): Promise<void>;
   /** Connection pool use (the `pg` pool; PGlite has none). */
   poolStats?(): PoolStats;
+  /** Statements run since the store opened, transactions' included (`lintel_store_queries_total`). */
+  statements(): number;
   /** The whole data folder as a tarball, to start other in-memory stores from (PGlite only). */
   dumpDataDir?(): Promise<Blob>;
   /** LISTEN on `channel`; `onLive` says whether notifications can arrive. Returns the unlisten. */
@@ -139,21 +142,33 @@ export async function openPglite(dataDir: string | null, opts: { template?: Blob
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: identity, [TIMESTAMP]: identity },
   });
   const room = dataDir && minFreeBytes > 0 ? () => ensureRoom(dataDir, minFreeBytes) : () => Promise.resolve();
-  const wrapTx = (tx: Transaction) =>
+  let statements = 0;
+  const run = preparedRunner(db);
+  // Inside PGlite's transaction, its statements take the query lock only (the transaction holds the other).
+  const wrapTx = () =>
     new JoinedTransaction(async <T>(text: string, params?: readonly unknown[]) => {
+      statements++;
       await room();
-      return (await mapped(tx.query<T>(text, params as unknown[]))).rows;
+      return mapped(db._runExclusiveQuery(() => run<T>(text, params)));
     });
   return {
     kind: 'pglite',
     inTransaction: false,
+    // As PGlite.query: after any transaction in progress, then its files synced.
     async query<T>(text: string, params?: readonly unknown[]) {
+      statements++;
       await room();
-      return (await mapped(db.query<T>(text, params as unknown[]))).rows;
+      return mapped(db._runExclusiveTransaction(() => db._runExclusiveQuery(async () => {
+        try {
+          return await run<T>(text, params);
+        } finally {
+          await db.syncToFs();
+        }
+      })));
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
       await room();
-      return mapped(db.transaction((tx) => fn(wrapTx(tx))));
+      return mapped(db.transaction(() => fn(wrapTx())));
     },
     async listen(channel, onPayload, onLive) {
       const unlisten = await db.listen(channel, onPayload);
@@ -161,6 +176,7 @@ export async function openPglite(dataDir: string | null, opts: { template?: Blob
       return unlisten;
     },
     close: () => db.close(),
+    statements: () => statements,
     dumpDataDir: async () => db.dumpDataDir('none'),
   };
 }
@@ -220,15 +236,20 @@ export async function openPostgres(url: string, o: PostgresOptions): Promise<Sql
     if (name === undefined && names.size < PREPARED_TEXTS) names.set(text, (name = `lintel_${names.size}`));
     return name;
   };
+  let statements = 0;
   return {
     kind: 'postgres',
     inTransaction: false,
     async query<T>(text: string, params?: readonly unknown[]) {
+      statements++;
       return (await mapped(pool.query({ name: nameOf(text), text, values: params as unknown[] }))).rows as T[];
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
       const client = await mapped(pool.connect());
-      const run = async <R>(text: string, params?: readonly unknown[]) => (await mapped(client.query(text, params as unknown[]))).rows as R[];
+      const run = async <R>(text: string, params?: readonly unknown[]) => {
+        statements++;
+        return (await mapped(client.query(text, params as unknown[]))).rows as R[];
+      };
       // A client whose connection failed goes back with the error, so the pool drops it instead of reusing it.
       let broken: Error | undefined;
       // Commit and rollback queue behind any statement the caller left running.
@@ -249,5 +270,6 @@ export async function openPostgres(url: string, o: PostgresOptions): Promise<Sql
     listen: (channel, onPayload, onLive) => pgListen(url, channel, onPayload, onLive),
     close: () => pool.end(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    statements: () => statements,
   };
 }

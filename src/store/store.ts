@@ -58,12 +58,13 @@ interface StoreCaches {
 const storeCaches = (feed: ChangeFeed): StoreCaches => ({ options: optionsCache(feed), calendar: calendarCaches(feed) });
 
 export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFeed())): Store {
+  const options = new OptionsRepo(sql, caches.options);
   return {
     sql,
     users: new UserRepo(sql),
-    options: new OptionsRepo(sql, caches.options),
+    options,
     authSessions: new AuthSessionRepo(sql),
-    redirection: new RedirectionStore(sql),
+    redirection: new RedirectionStore(sql, options),
     calendar: new CalendarRepo(sql, caches.calendar),
     loginThrottle: new LoginThrottleRepo(sql),
     secrets: new SiteSecretRepo(sql),
@@ -87,6 +88,8 @@ export interface OpenStore extends Store {
   /** Committed writes by topic, from this process and every replica sharing the store. */
   readonly changes: ChangeFeed;
   poolStats?(): PoolStats;
+  /** Statements run since the store opened. */
+  statements(): number;
 }
 
 type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dataDirMinFreeMb' | 'poolSize' | 'storeConnectTimeoutMs' | 'storeStatementTimeoutMs' | 'storeIdleInTransactionTimeoutMs'>;
@@ -145,6 +148,7 @@ export async function openStore(config: StoreConfig, opts: { inMemory?: boolean;
         lock?.release();
       }
     },
+    statements: driver.statements,
     ...(driver.poolStats ? { poolStats: driver.poolStats } : {}),
   };
 }

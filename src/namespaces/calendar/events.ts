@@ -29,19 +29,19 @@ export async function eventBody(site: Site, e: StoredEvent, single = false) {
  * object shaped from it holds as long as it does. Kept per namespace name, site zone and REST
  * root (the locale).
  */
-const shapedEvents = new WeakMap<StoredEvent, Map<string, string>>();
+const shapedEvents = new WeakMap<StoredEvent, Map<string, Buffer>>();
 
 /** The archive's `events`: the page's event objects as one JSON array. */
 async function archiveEvents(site: Site, rows: StoredEvent[]): Promise<JsonText> {
   const key = `${site.ns}\0${site.zone}\0${site.ctx.urls.apiRoot}`;
   const links = await site.ctx.store.calendar.linksOf(rows.filter((e) => !shapedEvents.get(e)?.has(key)));
-  const texts = rows.map((e) => {
+  const items = rows.map((e) => {
     const kept = shapedEvents.get(e) ?? shapedEvents.set(e, new Map()).get(e)!;
-    let text = kept.get(key);
-    if (text === undefined) kept.set(key, (text = JSON.stringify(eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' }))));
-    return text;
+    let item = kept.get(key);
+    if (item === undefined) kept.set(key, (item = Buffer.from(JSON.stringify(eventObject(site, e, links.get(e.id)!, { protectedView: e.password !== '' })))));
+    return item;
   });
-  return new JsonText(`[${texts.join(',')}]`);
+  return JsonText.list(items);
 }
 
 export async function eventArchive(ctx: RestContext, a: EventListArgs) {

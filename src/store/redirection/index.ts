@@ -2,6 +2,7 @@
  * Redirection storage, one repository per aggregate: the plugin settings, groups, redirects, and
  * the redirect and 404 logs.
  */
+import type { OptionsRepo } from '../options.ts';
 import type { Sql } from '../sql.ts';
 import { RedirectGroupRepo } from './groups.ts';
 import { RedirectionLogRepo } from './logs.ts';
@@ -14,8 +15,8 @@ export class RedirectionStore {
   readonly redirects: RedirectRepo;
   readonly logs: RedirectionLogRepo;
 
-  constructor(sql: Sql) {
-    this.settings = new RedirectionSettingsRepo(sql);
+  constructor(sql: Sql, options: OptionsRepo) {
+    this.settings = new RedirectionSettingsRepo(options);
     this.groups = new RedirectGroupRepo(sql);
     this.redirects = new RedirectRepo(sql);
     this.logs = new RedirectionLogRepo(sql);

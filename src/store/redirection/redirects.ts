@@ -100,13 +100,15 @@ export class RedirectRepo {
 
   async list(filter: RedirectFilter, order: RedirectOrder, direction: Direction, page: Page): Promise<Listed<RedirectRow>> {
     const w = redirectWhere(filter);
-    const [{ total }] = await this.sql.query<{ total: number }>(`select count(*)::int as total from redirection_items ${w}`, w.params);
-    const rows = await this.sql.query<ItemRecord>(
-      `select * from redirection_items ${w} order by ${redirectOrder(order, dir(direction))}
-       limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}`,
+    const sort = redirectOrder(order, dir(direction));
+    // The count and the page in one statement (one round trip); a page past the end is one row of nulls beside the count.
+    const rows = await this.sql.query<ItemRecord & { total: number }>(
+      `select c.total, r.* from (select count(*)::int as total from redirection_items ${w}) c left join (
+       select * from redirection_items ${w} order by ${sort} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}) r on true
+       order by ${sort}`,
       w.params,
     );
-    return { items: rows.map(toRedirect), total };
+    return { items: rows.filter((r) => r.id !== null).map(toRedirect), total: rows[0].total };
   }
 
   async byId(id: number): Promise<RedirectRow | null> {

@@ -1,6 +1,7 @@
 /** The plugin settings: one JSON value in `options` under the name `redirection`. */
 import type { RedirectionSettings } from './rows.ts';
-import type { Sql } from '../sql.ts';
+import { randomBytes } from 'node:crypto';
+import type { OptionsRepo } from '../options.ts';
 
 /** The plugin's defaults (`red_get_default_options`): what a setting absent from the stored value reads as. */
 export const defaultRedirectionSettings: RedirectionSettings = {
@@ -47,33 +48,27 @@ export const installedRedirectionSettings = { flag_case: true, flag_trailing: tr
 
 const SETTINGS = 'redirection';
 
+/** Read through the site options, so they are kept as every option is until a write to them is announced. */
 export class RedirectionSettingsRepo {
-  private readonly sql: Sql;
-  constructor(sql: Sql) {
-    this.sql = sql;
+  private readonly options: OptionsRepo;
+  constructor(options: OptionsRepo) {
+    this.options = options;
   }
 
   /** The stored settings over the defaults. */
   async get(): Promise<RedirectionSettings> {
-    const rows = await this.sql.query<{ value: Partial<RedirectionSettings> }>('select value from options where name = $1', [SETTINGS]);
-    return { ...defaultRedirectionSettings, ...(rows[0]?.value ?? {}) };
+    return { ...defaultRedirectionSettings, ...((await this.options.get<Partial<RedirectionSettings>>(SETTINGS)) ?? {}) };
   }
 
   /** Merges `patch` into the stored settings; returns the result. */
   async save(patch: Partial<RedirectionSettings>): Promise<RedirectionSettings> {
     const next = { ...(await this.get()), ...patch };
-    await this.sql.query(
-      'insert into options (name, value) values ($1, $2::jsonb) on conflict (name) do update set value = excluded.value',
-      [SETTINGS, JSON.stringify(next)],
-    );
+    await this.options.set(SETTINGS, next);
     return next;
   }
 
-  /** Replaces the stored settings with a fresh install's, with a new token. */
+  /** Replaces the stored settings with a fresh install's, with a new token (32 hex digits, as the plugin's md5). */
   async reinstall(): Promise<void> {
-    await this.sql.query(`update options set value = jsonb_build_object('token', md5(random()::text)) || $2::jsonb where name = $1`, [
-      SETTINGS,
-      JSON.stringify(installedRedirectionSettings),
-    ]);
+    await this.options.set(SETTINGS, { token: randomBytes(16).toString('hex'), ...installedRedirectionSettings });
   }
 }
