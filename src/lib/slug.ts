@@ -58,7 +58,7 @@ const ACCENT_OF = new Map(Object.entries(ACCENTS).flatMap(([to, from]) => [...fr
 
 /** remove_accents: the text in NFC, each listed Latin letter replaced. */
 export function removeAccents(text: string): string {
-  if (!/[^\x00-\x7f]/.test(text)) return text;
+  if (!/[^\p{ASCII}]/u.test(text)) return text;
   return [...text.normalize('NFC')].map((c) => ACCENT_OF.get(c) ?? c).join('');
 }
 
