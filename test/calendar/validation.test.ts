@@ -81,3 +81,40 @@ describe('record lookups of the validate callbacks', () => {
     expect((await anonymous('DELETE', '/events/by-slug/checked')).statusCode).toBe(401);
   });
 });
+
+describe('list lookups of the validate callbacks', () => {
+  const anonymous = (url: string) => app.server.inject({ method: 'GET', url: NS + url });
+  const asAdmin = async (url: string) => app.server.inject({ method: 'GET', url: NS + url, headers: { authorization: await app.auth('administrator') } });
+  const post = async (url: string, body: object) =>
+    (await app.server.inject({ method: 'POST', url: NS + url, headers: { authorization: await app.auth('administrator'), 'content-type': 'application/json' }, payload: JSON.stringify(body) })).json();
+  let made: { id: number; slug: string } | undefined;
+  const tag = async () => (made ??= await post('/tags', { name: 'Family Fun' }));
+
+  it('name every failing list with the other callbacks, before the handler runs (is_event_category, is_post_tag, is_*_id_list, filter_post_status_list)', async () => {
+    expect((await asAdmin('/events?page[a]=1&categories=nope&tags=zz&organizer=1&status=zzz')).json()).toEqual(invalid('page', 'categories', 'tags', 'organizer', 'status'));
+    expect((await get('/categories?include=999&exclude=998&post=abc&page=0')).json()).toEqual(invalid('page', 'exclude', 'include', 'post'));
+  });
+
+  it('let those who cannot edit events ask for published ones only', async () => {
+    expect((await anonymous('/events?status=publish,draft')).json()).toEqual(invalid('status'));
+    expect((await anonymous('/venues?status=draft')).json()).toEqual(invalid('status'));
+    expect((await anonymous('/events?status=publish,')).statusCode).toBe(200);
+    expect((await asAdmin('/events?status=trash')).statusCode).toBe(200);
+  });
+
+  it('find a term by ID, by slug or by name, and a negative ID by its absolute value (term_exists)', async () => {
+    const t = await tag();
+    for (const q of [`include=${t.id}`, `include=${t.slug}`, `include=%20${t.slug}`, `exclude=-${t.id}`]) expect((await get(`/tags?hide_empty=0&${q}`)).statusCode, q).toBe(200);
+    expect((await get(`/tags?include=${t.id},99999`)).json()).toEqual(invalid('include'));
+  });
+
+  it('filter by what the query reads: a slug in a term list is no term ID, a negative ID and a fractional record ID match nothing', async () => {
+    const t = await tag();
+    expect((await get(`/tags?hide_empty=0&include=${t.id}`)).json().tags.map((x: { id: number }) => x.id)).toEqual([t.id]);
+    expect((await get(`/tags?hide_empty=0&include=${t.slug}`)).json().total).toBe(0);
+    expect((await get(`/tags?hide_empty=0&exclude=-${t.id}`)).json().tags.map((x: { id: number }) => x.id)).not.toContain(t.id);
+    expect((await get(`/events?tags=-${t.id}`)).json().total).toBe(0);
+    const organizer = (await post('/organizers', { organizer: 'Jazz Society' })).id as number;
+    expect((await get(`/events?organizer=${organizer}.5`)).json().total).toBe(0);
+  });
+});
