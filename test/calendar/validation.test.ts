@@ -95,6 +95,12 @@ describe('list lookups of the validate callbacks', () => {
     expect((await get('/categories?include=999&exclude=998&post=abc&page=0')).json()).toEqual(invalid('page', 'exclude', 'include', 'post'));
   });
 
+  it('find no record for an ID beyond 2^53, without asking the store (no 500)', async () => {
+    expect((await get('/events?categories=2147483648&tags[5]=99999999999999999999&organizer=9223372036854775807')).json()).toEqual(invalid('categories', 'tags', 'organizer'));
+    expect((await get('/categories?post=99999999999999999999')).json()).toEqual(invalid('post'));
+    expect((await get('/tags/1?id=99999999999999999999')).json()).toEqual(invalid('id'));
+  });
+
   it('let those who cannot edit events ask for published ones only', async () => {
     expect((await anonymous('/events?status=publish,draft')).json()).toEqual(invalid('status'));
     expect((await anonymous('/venues?status=draft')).json()).toEqual(invalid('status'));

@@ -168,10 +168,15 @@ const termFound = (taxonomy: Taxonomy): Found => async (ctx, x) => (await termOf
 /** is_event_category / is_post_tag over a list. */
 export const termList = (taxonomy: Taxonomy, description: string) => lookedUpList(description, termFound(taxonomy));
 /** is_event_id: the whole part of the value names an event. */
-const isEventId: Lookup = async (ctx, v) => (await ctx.store.calendar.kindOf(Math.trunc(Number(v)))) === 'event';
+const isEventId: Lookup = async (ctx, v) => (await kindOf(ctx, v)) === 'event';
+/** The kind of record the whole part of a number names (get_post((int) $id)); none beyond 2^53 (see core-integer-range). */
+export const kindOf = (ctx: RestContext, v: unknown) => {
+  const id = Math.trunc(Number(v));
+  return Number.isSafeInteger(id) && id > 0 ? ctx.store.calendar.kindOf(id) : null;
+};
 /** is_venue_id_list / is_organizer_id_list: numeric items naming a record of the kind (get_post reads the whole part of the number). */
 export const linkedList = (kind: LinkedKind, description: string) =>
-  lookedUpList(description, async (ctx, x) => typeof x === 'number' && Math.trunc(x) > 0 && (await ctx.store.calendar.kindOf(Math.trunc(x))) === kind);
+  lookedUpList(description, async (ctx, x) => typeof x === 'number' && (await kindOf(ctx, x)) === kind);
 export const ids = (description: string) => tec(description, { items: { type: 'integer' } }, (v) => asList(v).length > 0 && asList(v).every(positiveInt), (v) => asList(v).map(Number));
 /**
  * filter_post_status_list: who may not edit the records may ask for `publish` alone; others for

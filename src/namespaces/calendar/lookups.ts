@@ -34,7 +34,8 @@ function phpTrim(s: string): string {
  * makes it, or else its name.
  */
 export async function termOf(ctx: RestContext, taxonomy: Taxonomy, item: string | number): Promise<TermRow | null> {
-  if (typeof item === 'number' && Number.isInteger(item)) return item === 0 ? null : ctx.store.calendar.term(taxonomy, Math.abs(item));
+  // IDs beyond 2^53 name no record (see core-integer-range); the store is not asked.
+  if (typeof item === 'number' && Number.isInteger(item)) return item === 0 || !Number.isSafeInteger(item) ? null : ctx.store.calendar.term(taxonomy, Math.abs(item));
   const text = phpTrim(String(item));
   if (text === '') return null;
   return (await ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text))) ?? ctx.store.calendar.termBySlugOrName(taxonomy, termName(text));
