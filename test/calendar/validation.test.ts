@@ -58,6 +58,9 @@ describe('validate callbacks', () => {
       data: { status: 400, params: { ticketed: 'Event Tickets plugin is not activated.' }, details: { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } } },
     });
     expect((await get('/events?ticketed=0')).statusCode).toBe(200);
+    // tribe_is_truthy casts what is no string: a list is true; strings are compared untrimmed.
+    for (const q of ['ticketed[][]=true', 'ticketed=Enabled']) expect((await get(`/events?${q}`)).json().data.params, q).toEqual({ ticketed: 'Event Tickets plugin is not activated.' });
+    expect((await get('/events?ticketed=%20yes')).json().data.params).toEqual({ ticketed: 'ticketed is not of type boolean.' });
   });
 
   it('leave geoloc_lat and geoloc_lng unchecked (nothing declares them without Events Calendar Pro)', async () => {

@@ -89,9 +89,10 @@ export const tecInt = <const R extends boolean = false>(description: string, val
 export const tecStr = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
   tecTyped('string', description, validate, o) as Req<string, R>;
 
-const TRUTHY = ['1', 'true', 'yes', 'on', 'y'];
-/** tribe_is_truthy */
-const isTruthy = (v: unknown) => v === true || v === 1 || (typeof v === 'string' && TRUTHY.includes(v.trim().toLowerCase()));
+const TRUTHY = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
+/** tribe_is_truthy: a boolean as it is, a string (lowercased, not trimmed) when listed, anything else as PHP casts it (a non-empty list is true). */
+const isTruthy = (v: unknown) =>
+  typeof v === 'boolean' ? v : typeof v === 'string' ? TRUTHY.includes(v.toLowerCase()) : typeof v === 'object' && v !== null ? Object.keys(v).length > 0 : Boolean(v);
 
 /**
  * supports_ticketed: asking for ticketed events without Event Tickets is the callback's own error
