@@ -109,6 +109,8 @@ describe('list lookups of the validate callbacks', () => {
     expect((await anonymous('/venues?status=draft')).json()).toEqual(invalid('status'));
     expect((await anonymous('/events?status=publish,')).statusCode).toBe(200);
     expect((await asAdmin('/events?status=trash')).statusCode).toBe(200);
+    expect((await asAdmin('/venues?status=0')).statusCode).toBe(200);
+    expect((await anonymous('/venues?status=0')).json()).toEqual(invalid('status'));
   });
 
   it('find a term by ID, by slug or by name, and a negative ID by its absolute value (term_exists)', async () => {

@@ -20,7 +20,7 @@ export const canEditAny = (ctx: RestContext) => can(ctx.user, 'edit_others_posts
 
 /** The statuses listed: those asked for (the `status` argument's callback checked them), else all an editor may see, or publish. */
 export function statusesFor(ctx: RestContext, asked: string[] | undefined): string[] {
-  return asked ?? (can(ctx.user, 'edit_posts') ? STATUSES : ['publish']);
+  return asked?.length ? asked : can(ctx.user, 'edit_posts') ? STATUSES : ['publish'];
 }
 
 /** May this user read a record in this status? Drafts and the like need an editor, or their author. */
