@@ -1,11 +1,14 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
 import { z } from 'zod';
-import { arg, item, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
+import { arg, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
 import { Repeated } from '../../lib/php-params.ts';
 import type { Args } from '../../contract/route.ts';
 import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from '../../lib/dates.ts';
+import { can } from '../../lib/roles.ts';
+import type { RestContext } from '../../contract/context.ts';
+import { termOf } from './lookups.ts';
 
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);
@@ -42,7 +45,7 @@ export const V = {
 const POST_STATI = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'in-progress', 'failed', 'tribe-ea-success', 'tribe-ea-failed', 'tribe-ea-schedule', 'tribe-ea-pending', 'tribe-ea-draft', 'tribe-ignored'];
 
 /** PHP's (int) cast of a scalar: the leading number of a string, 0 for anything else. */
-function phpInt(v: unknown): number {
+export function phpInt(v: unknown): number {
   if (typeof v === 'number') return Math.trunc(v);
   if (v === true) return 1;
   if (typeof v !== 'string') return 0;
@@ -86,9 +89,10 @@ export const tecInt = <const R extends boolean = false>(description: string, val
 export const tecStr = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
   tecTyped('string', description, validate, o) as Req<string, R>;
 
-const TRUTHY = ['1', 'true', 'yes', 'on', 'y'];
-/** tribe_is_truthy */
-const isTruthy = (v: unknown) => v === true || v === 1 || (typeof v === 'string' && TRUTHY.includes(v.trim().toLowerCase()));
+const TRUTHY = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
+/** tribe_is_truthy: a boolean as it is, a string (lowercased, not trimmed) when listed, anything else as PHP casts it (a non-empty list is true). */
+const isTruthy = (v: unknown) =>
+  typeof v === 'boolean' ? v : typeof v === 'string' ? TRUTHY.includes(v.toLowerCase()) : typeof v === 'object' && v !== null ? Object.keys(v).length > 0 : Boolean(v);
 
 /**
  * supports_ticketed: asking for ticketed events without Event Tickets is the callback's own error
@@ -116,10 +120,77 @@ const positive = (description: string, fallback: number | string) =>
 export const page = (what = 'archive') => positive(`The ${what} page to return`, 1);
 export const perPage = (what: string) => positive(`The number of ${what} to return on each page`, '10');
 export const time = (description: string) => tec(description, {}, isTime, (v) => String(v));
-/** Lists of IDs or slugs; existence is checked by the handler, which knows the store. */
-export const idsOrSlugs = (description: string) => tec(description, { items: { type: 'integer' } }, (v) => asList(v).length > 0, asList);
+/** PHP's urldecode: `+` is a space, %XX any byte, a malformed escape kept as written. */
+function urldecode(s: string): string {
+  const raw = Buffer.from(s.replace(/\+/g, ' '));
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const hex = raw[i] === 0x25 ? raw.subarray(i + 1, i + 3).toString('latin1') : '';
+    if (/^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(raw[i]!);
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * Tribe__Utils__Array::list_to_array: a list as sent, or a string URL-decoded and split at commas
+ * (with the white space around them); empty items dropped, numeric ones made numbers. An item that
+ * is itself a list stays one (the legacy lookups crash on it: see calendar-array-crash).
+ */
+export function listToArray(v: unknown): unknown[] {
+  if (v instanceof Repeated) v = v[v.length - 1];
+  if (isEmpty(v)) return [];
+  const items = typeof v === 'object' && v !== null ? Object.values(v) : urldecode(String(v === true ? 1 : v)).split(/\s*,\s*/);
+  return items.filter((x) => x !== '').map((x) => (isNumeric(x) ? Number(String(x).trim()) : x));
+}
+
+type Found = (ctx: RestContext, item: string | number) => Promise<boolean>;
+
+/** A validate callback's lookup over the value's list_to_array items: there are some, and each names a record. */
+const everyItem = (found: Found): Lookup => async (ctx, v) => {
+  const items = listToArray(v);
+  for (const x of items) if ((typeof x !== 'string' && typeof x !== 'number') || !(await found(ctx, x))) return false;
+  return items.length > 0;
+};
+
+/**
+ * A list argument whose validate callback looks up every item (is_event_category, is_post_tag,
+ * is_venue_id_list, is_organizer_id_list): it fails with the other callbacks, before the
+ * permission, and the handler sees the items list_to_array made.
+ */
+function lookedUpList(description: string, found: Found) {
+  const schema = arg.custom({ description, keywords: { items: { type: 'integer' } }, validate: (v) => listToArray(v).length > 0, sanitize: (v) => listToArray(v) as (string | number)[] });
+  return withLookup(schema, everyItem(found));
+}
+
+const termFound = (taxonomy: Taxonomy): Found => async (ctx, x) => (await termOf(ctx, taxonomy, x)) !== null;
+/** is_event_category / is_post_tag over a list. */
+export const termList = (taxonomy: Taxonomy, description: string) => lookedUpList(description, termFound(taxonomy));
+/** is_event_id: the whole part of the value names an event. */
+const isEventId: Lookup = async (ctx, v) => (await kindOf(ctx, v)) === 'event';
+/** The kind of record the whole part of a number names (get_post((int) $id)); none beyond 2^53 (see core-integer-range). */
+export const kindOf = (ctx: RestContext, v: unknown) => {
+  const id = Math.trunc(Number(v));
+  return Number.isSafeInteger(id) && id > 0 ? ctx.store.calendar.kindOf(id) : null;
+};
+/** is_venue_id_list / is_organizer_id_list: numeric items naming a record of the kind (get_post reads the whole part of the number). */
+export const linkedList = (kind: LinkedKind, description: string) =>
+  lookedUpList(description, async (ctx, x) => typeof x === 'number' && (await kindOf(ctx, x)) === kind);
 export const ids = (description: string) => tec(description, { items: { type: 'integer' } }, (v) => asList(v).length > 0 && asList(v).every(positiveInt), (v) => asList(v).map(Number));
-export const statusArg = (description: string) => tec(description, { format: 'string' }, (v) => asList(v).length > 0, asList);
+/**
+ * filter_post_status_list: who may not edit the records may ask for `publish` alone; others for
+ * registered statuses.
+ */
+export function statusArg(description: string) {
+  // An empty list ('0' is empty in PHP) passes for those who may edit: the callback's empty answer is no `false`.
+  const schema = arg.custom({ description, keywords: { format: 'string' }, validate: () => true, sanitize: (v) => listToArray(v).map(String) });
+  return withLookup(schema, async (ctx, v) => {
+    const asked = v as string[];
+    return can(ctx.user, 'edit_posts') ? asked.every((s) => POST_STATI.includes(s)) : asked.length === 1 && asked[0] === 'publish';
+  });
+}
 export const anything = (description: string, extra: { default?: unknown } = {}) => arg.untyped({ description, ...extra });
 export const str = (description: string, extra: { default?: null } = {}) => arg.string({ description, ...extra });
 export const bool = (description: string) => arg.boolean({ description });
@@ -135,10 +206,10 @@ export const eventListArgs = {
   ends_after: time('Events that end after the specified date'),
   strict_dates: arg.custom({ description: 'Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.', validate: V.isString, sanitize: String, default: 'false' }),
   search: tecStr('Events should contain the specified string in the title or description', V.isString),
-  categories: idsOrSlugs('Events should be assigned one of the specified categories slugs or IDs'),
-  tags: idsOrSlugs('Events should be assigned one of the specified tags slugs or IDs'),
-  venue: idsOrSlugs('Events should be assigned one of the specified venue IDs'),
-  organizer: idsOrSlugs('Events should be assigned one of the specified organizer IDs'),
+  categories: termList('category', 'Events should be assigned one of the specified categories slugs or IDs'),
+  tags: termList('tag', 'Events should be assigned one of the specified tags slugs or IDs'),
+  venue: linkedList('venue', 'Events should be assigned one of the specified venue IDs'),
+  organizer: linkedList('organizer', 'Events should be assigned one of the specified organizer IDs'),
   featured: bool('Events should be filtered by their featured status'),
   status: statusArg('The event post status'),
   geoloc: bool('Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data'),
@@ -202,7 +273,7 @@ export function linkedListArgs(kind: LinkedKind) {
     page: page(),
     per_page: perPage(plural),
     search: tecStr(`${Name} should contain the specified string in the title, description or custom fields`, V.isString),
-    event: tecInt(`${Name} should be related to this event`, V.castsToId, { lookup: async (ctx, v) => (await ctx.store.calendar.kindOf(Math.trunc(v as number))) === 'event' }),
+    event: tecInt(`${Name} should be related to this event`, V.castsToId, { lookup: isEventId }),
     has_events: anything(`${Name} should have events associated to them`),
     only_with_upcoming: anything(`${Name} should have upcoming events associated to them`, { default: false }),
     status: statusArg('The organizer post status'),
@@ -217,14 +288,15 @@ export function termListArgs(taxonomy: Taxonomy) {
     page: page(),
     per_page: perPage(taxonomy === 'category' ? 'event categories' : 'event tags'),
     search: tecStr('Limit results to those matching a string', V.isString),
-    exclude: arg.array(item.integer(), { description: 'Ensure result set exclude specific IDs' }),
-    include: arg.array(item.integer(), { description: 'Limit result set to specific IDs' }),
+    exclude: termList(taxonomy, 'Ensure result set exclude specific IDs'),
+    include: termList(taxonomy, 'Limit result set to specific IDs'),
     order: tecStr('Order sort attribute ascending or descending', V.isString),
     orderby: tecStr('Sort collection by term attribute', V.isString),
     hide_empty: arg.boolean({ description: 'Whether to hide terms not assigned to any posts', default: '1' }),
-    ...(taxonomy === 'category' ? { parent: tecInt('Limit result set to terms assigned to a specific parent', V.isPositiveInt) } : {}),
-    post: tecInt('Limit result set to terms assigned to a specific post', V.castsToId),
-    event: tecInt('Limit result set to terms assigned to a specific event (an alias of the "post" parameter)', V.castsToId),
+    // is_event_category, then the declared integer type.
+    ...(taxonomy === 'category' ? { parent: tecInt('Limit result set to terms assigned to a specific parent', (v) => listToArray(v).length > 0, { lookup: everyItem(termFound('category')) }) } : {}),
+    post: tecInt('Limit result set to terms assigned to a specific post', V.castsToId, { lookup: isEventId }),
+    event: tecInt('Limit result set to terms assigned to a specific event (an alias of the "post" parameter)', V.castsToId, { lookup: isEventId }),
     slug: tecStr('Limit result set to terms with a specific slug', V.isString),
   };
 }

@@ -5,7 +5,7 @@ import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { JsonText } from '../../http/shape.ts';
-import type { EventFields, EventQuery, EventRow, StoredEvent } from '../../store/calendar.ts';
+import type { EventFields, EventQuery, EventRow, StoredEvent, Taxonomy } from '../../store/calendar.ts';
 import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../lib/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
@@ -14,7 +14,8 @@ import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
-import { resolveTermsForWrite, resolveTermFilter } from './terms.ts';
+import { resolveTermsForWrite } from './terms.ts';
+import { termOf } from './lookups.ts';
 import { sameSecret } from '../../lib/secrets.ts';
 
 export async function eventBody(site: Site, e: StoredEvent, single = false) {
@@ -77,15 +78,15 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
     include,
     limit: clampPerPage(a.per_page), offset: (a.page - 1) * clampPerPage(a.per_page),
   };
-  if (a.categories) q.categories = await resolveTermFilter(ctx.store, 'category', 'categories', a.categories);
-  if (a.tags) q.tags = await resolveTermFilter(ctx.store, 'tag', 'tags', a.tags);
-  for (const [name, kind] of [['venue', 'venue'], ['organizer', 'organizer']] as const) {
-    const list = a[name];
-    if (list === undefined) continue;
-    const found = await Promise.all(list.map(async (x) => (/^\d+$/.test(x) && (await store.kindOf(Number(x))) === kind ? Number(x) : null)));
-    if (found.some((x) => x === null)) throw invalidParam(name);
-    q[kind === 'venue' ? 'venues' : 'organizers'] = found as number[];
-  }
+  // The lists were looked up by their validate callbacks: every item names a record.
+  // A negative ID passed the lookup (term_exists reads it as positive) but the query matches it with none.
+  const termIds = (taxonomy: Taxonomy, items: (string | number)[]) => Promise.all(items.map(async (x) => (typeof x === 'number' && x < 0 ? 0 : (await termOf(ctx, taxonomy, x))!.id)));
+  if (a.categories) q.categories = await termIds('category', a.categories);
+  if (a.tags) q.tags = await termIds('tag', a.tags);
+  // The query compares the stored IDs with the items as given: a fractional one (`7.5`) matches none.
+  const linkedIds = (items: (string | number)[]) => items.map((x) => (Number.isInteger(x) ? Number(x) : 0));
+  if (a.venue) q.venues = linkedIds(a.venue);
+  if (a.organizer) q.organizers = linkedIds(a.organizer);
   if (a.post_parent !== undefined) {
     if ((await store.kindOf(a.post_parent)) !== 'event') throw invalidParam('post_parent');
     q.postParent = a.post_parent;
@@ -110,8 +111,8 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   for (const [k, v] of Object.entries(boundKeys)) if (v !== undefined) echo.push([k, v]);
   if (a.ticketed !== undefined) echo.push(['ticketed', a.ticketed ? 1 : 0]);
   const extras: [string, string][] = [];
-  if (q.venues) extras.push(['venue', q.venues.join(',')]);
-  if (q.organizers) extras.push(['organizer', q.organizers.join(',')]);
+  if (a.venue) extras.push(['venue', a.venue.join(',')]);
+  if (a.organizer) extras.push(['organizer', a.organizer.join(',')]);
   // featured=false is dropped by add_query_arg, which still re-encodes the others.
   if (q.featured !== undefined) extras.push(['featured', q.featured ? '1' : '']);
   const base = site.ctx.urls.rest(`/${site.ns}/events/`);

@@ -83,7 +83,7 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? venueFields(required) : organizerFields(required));
-  const idArg = { id: A.tecInt(`the ${kind} post ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.kindOf(v as number)) === kind }) };
+  const idArg = { id: A.tecInt(`the ${kind} post ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await A.kindOf(ctx, v)) === kind }) };
   const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
@@ -107,7 +107,7 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   const plural = taxonomy === 'category' ? 'categories' : 'tags';
   const label = taxonomy === 'category' ? 'event category' : 'event tag';
   const manage: Permission = needs(TERM_MANAGER[taxonomy]);
-  const idArg = { id: A.tecInt(`the ${label} term ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.term(taxonomy, v as number)) !== null }) };
+  const idArg = { id: A.tecInt(`the ${label} term ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => Number.isSafeInteger(v) && (await ctx.store.calendar.term(taxonomy, v as number)) !== null }) };
   const find = (ctx: RestContext, a: { id: number }) => loadTerm(ctx, taxonomy, a.id);
   return [
     route(NAMESPACE, P(`/${plural}`),

@@ -2,14 +2,14 @@
 import { can, type Capability } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
-import type { ParamError } from '../../contract/errors.ts';
-import { INVALID_PARAM, invalidParam, invalidParams } from '../../contract/validate.ts';
+import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
-import { asList, type TermFields, type TermListArgs } from './args.ts';
+import { asList, phpInt, type TermFields, type TermListArgs } from './args.ts';
 import { clampPerPage, siteOf, totals } from './common.ts';
 import { termObject } from './shape.ts';
+import { termName } from './lookups.ts';
 import { logTerm, logTermEdit } from '../../audit/log.ts';
 
 export const PLURAL = { category: 'categories', tag: 'tags' } as const;
@@ -28,35 +28,17 @@ async function pathOf(store: Store, t: TermRow): Promise<string> {
   return parts.join('/');
 }
 
-/**
- * The archive's validate callbacks that look records up, run with the others before the handler:
- * `include`, `exclude` (and a category's `parent`) must name terms of the taxonomy, `post` and
- * `event` an event (is_event_category / is_post_tag, is_event_id). Every failing one is named.
- */
-async function checkReferences(ctx: RestContext, taxonomy: Taxonomy, a: TermListArgs): Promise<void> {
-  const terms = async (ids: number[]) => ids.length > 0 && (await Promise.all(ids.map((id) => ctx.store.calendar.term(taxonomy, id)))).every(Boolean);
-  const event = async (id: number) => id !== 0 && (await ctx.store.calendar.kindOf(id)) === 'event';
-  const checks: [string, unknown, () => Promise<boolean>][] = [
-    ['exclude', a.exclude, () => terms(a.exclude ?? [])],
-    ['include', a.include, () => terms(a.include ?? [])],
-    ['parent', 'parent' in a ? a.parent : undefined, () => terms([Number((a as { parent?: number }).parent)])],
-    ['post', a.post, () => event(Number(a.post))],
-    ['event', a.event, () => event(Number(a.event))],
-  ];
-  const failures = new Map<string, ParamError[]>();
-  for (const [name, value, valid] of checks) if (value !== undefined && !(await valid())) failures.set(name, [INVALID_PARAM]);
-  if (failures.size) throw invalidParams(failures);
-}
+/** wp_parse_id_list, as get_terms reads `include` and `exclude`: each item's whole number, made positive (a slug is 0, no term). */
+const idList = (items: (string | number)[]) => [...new Set(items.map((x) => Math.abs(phpInt(x))))];
 
 export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: TermListArgs) {
-  await checkReferences(ctx, taxonomy, a);
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
   const orderby = ORDERBY.find((o) => o === a.orderby) ?? 'name';
   const post = a.event ?? a.post;
   const hideEmpty = a.hide_empty !== false;
   const { rows, total } = await ctx.store.calendar.termArchive({
-    taxonomy, search: a.search, include: a.include, exclude: a.exclude,
+    taxonomy, search: a.search, include: a.include && idList(a.include), exclude: a.exclude && idList(a.exclude),
     parent: a.parent, post, slug: a.slug, hideEmpty,
     orderby, order: String(a.order).toLowerCase() === 'desc' ? 'desc' : 'asc', limit: perPage, offset: (a.page - 1) * perPage,
   });
@@ -83,21 +65,6 @@ export async function termBody(ctx: RestContext, t: TermRow) {
   // works them out from each method's permission check: whoever manages terms may change them.
   const allow = can(ctx.user, TERM_MANAGER[t.taxonomy]) ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'];
   return termObject(await siteOf(ctx), t, await pathOf(ctx.store, t), { allow });
-}
-
-/**
- * A term name as WordPress stores it (the `pre_term_name` filters): tags stripped, runs of white space
- * one space, and `&`, `<`, `>` that are not already entities escaped (`Sports & Games` is stored and
- * answered as `Sports &amp; Games`).
- */
-export function termName(raw: string): string {
-  return raw
-    .replace(/<[^>]*>/g, '')
-    .replace(/[\r\n\t ]+/g, ' ')
-    .trim()
-    .replace(/&(?!#?\w+;)/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
 }
 
 const termExists = (taxonomy: Taxonomy, id: number) => errors.calendar.termExists(taxonomy === 'category', id);
@@ -159,18 +126,6 @@ export async function deleteTerm(ctx: RestContext, t: TermRow) {
     await logTerm(store, ctx, 'deleted_term', t);
   });
   return { body };
-}
-
-/** Archive filter: every item must be an existing slug or ID of the taxonomy. */
-export async function resolveTermFilter(store: Store, taxonomy: Taxonomy, param: string, items: string[]): Promise<number[]> {
-  const out: number[] = [];
-  for (const x of items) {
-    const bySlug = await store.calendar.termBySlugOrName(taxonomy, x);
-    const t = bySlug ?? (/^\d+$/.test(x) ? await store.calendar.term(taxonomy, Number(x)) : null);
-    if (!t) throw invalidParam(param);
-    out.push(t.id);
-  }
-  return out;
 }
 
 /** wp_unique_term_slug: a slug another term has gets `-2`, `-3`, ...; an empty one (a name of symbols only) starts from "term". */
