@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { RestContext } from './context.ts';
+import type { User } from '../lib/roles.ts';
 import type { Permission } from './permission.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -65,6 +66,11 @@ export interface RouteDecl {
   /** The legacy route pattern, e.g. `/calendar/events/v1/events/(?P<id>\d+)`; it is also the index key. */
   pattern: string;
   endpoints: Endpoint[];
+  /**
+   * Who is shown a route the legacy site does not have (the contract adds it): to anyone else it is
+   * no route at all, as on the legacy site (404 `rest_no_route`, OPTIONS `[]`). Default: everyone.
+   */
+  shownTo?: (user: User | null) => boolean;
 }
 
 /** Declares an endpoint: its permission and handler receive the parsed output of its `args`. */

@@ -2,6 +2,7 @@
  * The route table: every declared route compiled to a case-insensitive anchored regex, matched
  * in declaration order like WordPress, with namespace aliases served by the same declarations.
  */
+import type { User } from '../lib/roles.ts';
 import type { Endpoint, Method, RouteDecl } from './route.ts';
 import { compileArgs, type CompiledArg } from './validate.ts';
 
@@ -29,6 +30,11 @@ export interface RouteMatch {
   urlParams: Record<string, string>;
 }
 
+/** Whose request is routed: a route not shown to this user is skipped (absent: every route, as for metrics' labels). */
+export interface Viewer {
+  user: User | null;
+}
+
 export class RouteTable {
   readonly routes: CompiledRoute[] = [];
   readonly namespaces: string[] = [];
@@ -51,15 +57,16 @@ export class RouteTable {
   }
 
   /** Candidate routes are those of the namespaces the path starts with, else all (as WordPress). */
-  private candidates(path: string): CompiledRoute[] {
+  private candidates(path: string, viewer?: Viewer): CompiledRoute[] {
     const p = `${path.replace(/^\//, '').toLowerCase()}/`;
     const inNs = this.routes.filter((r) => r.namespace && p.startsWith(`${r.namespace.toLowerCase()}/`));
-    return inNs.length ? inNs : this.routes;
+    const routes = inNs.length ? inNs : this.routes;
+    return viewer ? routes.filter((r) => r.decl.shownTo?.(viewer.user) ?? true) : routes;
   }
 
-  match(path: string, method: Method | 'HEAD'): RouteMatch | null {
+  match(path: string, method: Method | 'HEAD', viewer?: Viewer): RouteMatch | null {
     let routeOnly: RouteMatch | null = null;
-    for (const route of this.candidates(path)) {
+    for (const route of this.candidates(path, viewer)) {
       const m = route.regex.exec(path);
       if (!m) continue;
       const urlParams: Record<string, string> = { ...(m.groups ?? {}) };
@@ -72,8 +79,8 @@ export class RouteTable {
   }
 
   /** The first route whose pattern matches, whatever the method (OPTIONS answers from it). */
-  find(path: string): CompiledRoute | null {
-    return this.candidates(path).find((r) => r.regex.test(path)) ?? null;
+  find(path: string, viewer?: Viewer): CompiledRoute | null {
+    return this.candidates(path, viewer).find((r) => r.regex.test(path)) ?? null;
   }
 
   inNamespace(namespace: string): CompiledRoute[] {

@@ -45,7 +45,7 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 /** The endpoint the call names, its merged parameters and the context its handler sees; null when no endpoint matches. */
 function located(table: RouteTable, call: RestCall) {
   const method = call.method as Method | 'HEAD';
-  const match = METHODS.has(method) ? table.match(call.route, method) : null;
+  const match = METHODS.has(method) ? table.match(call.route, method, call.ctx) : null;
   if (!match?.endpoint) return null;
   const params = mergeParams(call.body, method, call.query, match.urlParams);
   const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
@@ -120,7 +120,7 @@ function pathOnly(table: RouteTable, call: RestCall): Plan | null {
 }
 
 function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {
-  return table.match(call.route, call.method as Method)?.route ?? null;
+  return table.match(call.route, call.method as Method, call.ctx)?.route ?? null;
 }
 
 function withAllow(o: Outcome, call: RestCall, refused = new Set<string>()): Outcome {

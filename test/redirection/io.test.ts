@@ -77,17 +77,29 @@ describe('exports of the seeded site (254-263)', () => {
     expect((await get('/export/1/json?format=csv')).json().data).toBe((await get('/export/1/csv')).json().data);
   });
 
-  it('every io route needs an administrator: 401 anonymous, 403 for an editor (as 219)', async () => {
+  it('every legacy io route needs an administrator: 401 anonymous, 403 for an editor (as 219)', async () => {
     const editor = await app.auth('editor');
     const refused = capture(219).response.body_json;
-    for (const path of ['/export/all/csv', '/export/redirect', '/export/group/csv', '/export/log/json', '/export/404/preview', '/export/bundle']) {
-      const anon = await get(path, null);
-      expect([anon.statusCode, anon.json()]).toEqual([401, refused]);
-      expect((await get(path, editor)).statusCode).toBe(403);
-    }
+    const anon = await get('/export/all/csv', null);
+    expect([anon.statusCode, anon.json()]).toEqual([401, refused]);
+    expect((await get('/export/all/csv', editor)).statusCode).toBe(403);
     const upload = multipart('a.csv', '/a,/b\n');
     const post = await app.server.inject({ method: 'POST', url: `${API}/import/file/1`, payload: upload.payload, headers: { ...upload.headers, authorization: editor } });
     expect(post.statusCode).toBe(403);
+  });
+
+  it('the contract-only routes are no route to anyone but an administrator, as on the legacy site (263)', async () => {
+    const editor = await app.auth('editor');
+    const noRoute = capture(263).response.body_json;
+    for (const path of ['/export/1/redirects-file', '/export/redirect', '/export/group/csv', '/export/log/json', '/export/404/preview', '/export/bundle', '/group/dropdown', '/import/plugin/x/preview']) {
+      for (const auth of [null, editor]) {
+        const res = await get(path, auth);
+        expect([res.statusCode, res.json(), res.headers.allow]).toEqual([404, noRoute, undefined]);
+        const options = await app.server.inject({ method: 'OPTIONS', url: `${API}${path}`, headers: auth ? { authorization: auth } : {} });
+        expect([options.statusCode, options.json(), options.headers.allow]).toEqual([200, [], undefined]);
+      }
+      expect((await get(path)).statusCode).toBe(200);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /** What every redirection route shares: the namespace, the administrator check, the JSON context. */
 import { needs } from '../../contract/permission.ts';
-import type { ArgShape, Endpoint } from '../../contract/route.ts';
+import { route, type ArgShape, type Endpoint, type RouteDecl } from '../../contract/route.ts';
 import { writeEndpoint } from '../../contract/write-endpoint.ts';
 import { edgeFor } from './edge/registry.ts';
 import type { RestContext } from '../../contract/context.ts';
@@ -12,6 +12,14 @@ export const P = `/${NS}`;
 
 /** Every route needs `manage_options` (the plugin's `redirection_role`): 401 anonymous, 403 otherwise. */
 export const admin = needs('manage_options');
+
+/**
+ * A route the contract adds and the legacy plugin lacks: only a caller who may use it is shown it;
+ * to anyone else it is no route, the legacy answer (404 `rest_no_route`, OPTIONS `[]`).
+ */
+export function contractRoute(pattern: string, ...endpoints: Parameters<typeof route>[2][]): RouteDecl {
+  return { ...route(NS, `${P}/${pattern}`, ...endpoints), shownTo: admin.allows };
+}
 
 export async function jsonContext(ctx: RestContext): Promise<JsonContext> {
   return { settings: await ctx.store.redirection.settings.get(), site: await ctx.store.options.site() };

@@ -5,7 +5,7 @@ import { json } from '../../contract/reply.ts';
 import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
-import { NS, P, admin, ruleWrite } from './common.ts';
+import { NS, P, admin, contractRoute, ruleWrite } from './common.ts';
 import { groupJson } from './json.ts';
 import { GROUP_FILTERS, GROUP_ORDERBY, groupFilter, itemId, itemsArg, listArgs, pageOf, type BulkParams, type ListParams } from './params.ts';
 import { GroupJson, GroupsDropdown, listOf, MODULES } from './records.ts';
@@ -95,9 +95,8 @@ export function groupRoutes(services: Services): RouteDecl[] {
       endpoint({ methods: ['GET'], args, response: groupPage, permission: admin, handler: (ctx, a) => groupList(ctx, a) }),
       ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...groupFields }, response: groupPage, permission: admin, handler: (ctx, a) => create(ctx, a) }),
     ),
-    route(
-      NS,
-      `${P}/group/dropdown`,
+    contractRoute(
+      'group/dropdown',
       endpoint({
         methods: ['GET'],
         args: {},

@@ -8,7 +8,7 @@ import { arg } from '../../contract/args.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { logRedirection } from '../../audit/log.ts';
-import { NS, P, admin } from './common.ts';
+import { NS, P, admin, contractRoute } from './common.ts';
 import { listOf, PluginStatus, RedirectJson, UpgradeStatus } from './records.ts';
 
 const DB_VERSION = '4.2';
@@ -124,9 +124,8 @@ export function pluginRoutes(): RouteDecl[] {
       endpoint({ methods: ['GET'], args: {}, response: json(z.object({ importers: z.array(z.looseObject({})) })), permission: admin, handler: () => ({ body: { importers: [] } }) }),
       endpoint({ methods: [...EDIT], args: {}, response: json(z.object({ imported: z.int() })), permission: admin, handler: () => ({ body: { imported: 0 } }) }),
     ),
-    route(
-      NS,
-      `${P}/import/plugin/(?P<plugin>[a-z0-9-]+)/preview`,
+    contractRoute(
+      'import/plugin/(?P<plugin>[a-z0-9-]+)/preview',
       endpoint({ methods: ['GET'], args: {}, response: json(listOf(RedirectJson)), permission: admin, handler: () => ({ body: { items: [], total: 0 } }) }),
     ),
   ];

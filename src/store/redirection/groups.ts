@@ -2,7 +2,7 @@
 import type { Direction, GroupFilter, GroupOrder, GroupRow, Listed, Page, Selection } from './rows.ts';
 import { reserveId } from '../ids.ts';
 import { like, Where } from '../where.ts';
-import { dir, selectionWhere } from './where.ts';
+import { dir, legacyOrder, selectionWhere } from './where.ts';
 import type { Sql } from '../sql.ts';
 
 interface GroupRecord {
@@ -40,7 +40,7 @@ export class RedirectGroupRepo {
   async list(filter: GroupFilter, order: GroupOrder, direction: Direction, page: Page): Promise<Listed<GroupRow>> {
     const w = groupWhere(filter);
     const [{ total }] = await this.sql.query<{ total: number }>(`select count(*)::int as total from redirection_groups g ${w}`, w.params);
-    const orderBy = order === 'id' ? `g.id ${dir(direction)}` : `g.name ${dir(direction)}, g.id ${dir(direction)}`;
+    const orderBy = order === 'id' ? `g.id ${dir(direction)}` : `${legacyOrder('g.name')} ${dir(direction)}, g.id`;
     const rows = await this.sql.query<GroupRecord>(
       `${GROUP_SELECT} ${w} order by ${orderBy} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}`,
       w.params,

@@ -1,7 +1,7 @@
 /** The redirect log (`redirection_logs`) and the 404 log (`redirection_404`). */
 import type { Direction, GroupedRow, Listed, LogBase, LogFilter, LogGroupBy, LogKind, LogOrder, LogRow, NewLogRow, NewNotFoundRow, NotFoundRow, Page, Selection } from './rows.ts';
 import { like, Where } from '../where.ts';
-import { dir } from './where.ts';
+import { dir, legacyOrder } from './where.ts';
 import type { Sql } from '../sql.ts';
 
 /** A row as selected: the columns named alike in the row, the others in snake case (the 404 log lacks the last three). */
@@ -88,7 +88,8 @@ export class RedirectionLogRepo {
     const table = LOG_TABLE[kind];
     const [{ total }] = await this.sql.query<{ total: number }>(`select count(*)::int as total from ${table} ${w}`, w.params);
     const d = dir(direction);
-    const orderBy = order === 'id' ? `id ${d}` : `${order} ${d}, id ${d}`;
+    // The IP column has an index, which the legacy site reads backwards for a descending list; the URL has none.
+    const orderBy = order === 'id' ? `id ${d}` : order === 'ip' ? `${legacyOrder('ip')} ${d}, id ${d}` : `${legacyOrder(order)} ${d}, id`;
     const rows = await this.sql.query<LogRecord>(
       `select * from ${table} ${w} order by ${orderBy} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}`,
       w.params,
@@ -103,7 +104,7 @@ export class RedirectionLogRepo {
     const [{ total }] = await this.sql.query<{ total: number }>(`select count(distinct ${by})::int as total from ${table} ${w}`, w.params);
     const rows = await this.sql.query<{ value: string | null; count: number }>(
       `select ${by} as value, count(*)::int as count from ${table} ${w} group by ${by}
-       order by count ${dir(direction)}, ${by} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}`,
+       order by count ${dir(direction)}, ${legacyOrder(by)}, ${by} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}`,
       w.params,
     );
     return { items: rows.map((r) => ({ value: r.value ?? '', count: r.count })), total };

@@ -2,7 +2,7 @@
 import type { Direction, Listed, NewRedirect, Page, RedirectFilter, RedirectOrder, RedirectRow, Selection } from './rows.ts';
 import { reserveId } from '../ids.ts';
 import { like, Where } from '../where.ts';
-import { dir, selectionWhere } from './where.ts';
+import { dir, legacyOrder, selectionWhere } from './where.ts';
 import type { Sql } from '../sql.ts';
 
 interface ItemRecord {
@@ -83,9 +83,9 @@ function redirectWhere(f: RedirectFilter, w = new Where()): Where {
 function redirectOrder(order: RedirectOrder, d: 'asc' | 'desc'): string {
   // Ties come in ID order whatever the direction, as MySQL hands them over in primary-key order (capture 447).
   switch (order) {
-    // The legacy collation compares letters and digits first, case-insensitively (`^/blog` before `/gone`).
-    case 'url': return `regexp_replace(lower(url), '[^[:alnum:]]', '', 'g') ${d}, url ${d}, id`;
-    case 'last_access': return `coalesce(last_access, 'epoch'::timestamptz) ${d}, id`;
+    case 'url': return `${legacyOrder('url')} ${d}, id`;
+    // The legacy column keeps whole seconds: hits within one second are ties.
+    case 'last_access': return `date_trunc('second', coalesce(last_access, 'epoch'::timestamptz)) ${d}, id`;
     case 'hits': return `hits ${d}, id`;
     case 'position': return `position ${d}, id`;
     case 'id': return `id ${d}`;

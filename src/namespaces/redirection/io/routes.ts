@@ -15,7 +15,7 @@ import type { RestContext } from '../../../contract/context.ts';
 import type { Services } from '../../../services.ts';
 import type { Store } from '../../../store/store.ts';
 import { writeEndpoint } from '../../../contract/write-endpoint.ts';
-import { NS, P, admin, jsonContext } from '../common.ts';
+import { NS, P, admin, contractRoute, jsonContext } from '../common.ts';
 import { groupJson, logJson, notFoundJson, redirectJson } from '../json.ts';
 import type { GroupRow, LogRow, NewRedirect, NotFoundRow } from '../../../store/redirection/rows.ts';
 import { errors } from '../../../contract/error-codes.ts';
@@ -310,15 +310,17 @@ export function ioRoutes(services: Services): RouteDecl[] {
       permission: admin,
       handler: (ctx, a) => importFile(services, ctx, a),
     })),
-    route(NS, `${P}/export/(?P<module>1|2|3|all)/(?P<format>csv|apache|nginx|json|redirects-file)`, get(moduleExport)),
-    route(NS, `${P}/export/redirect`, get((ctx) => redirectExport(ctx, false))),
-    route(NS, `${P}/export/redirect/preview`, get((ctx) => redirectExport(ctx, true))),
-    route(NS, `${P}/export/group/(?P<format>csv|json)`, get((ctx, sent) => groupExport(ctx, tableFormat(sent.format)))),
-    route(NS, `${P}/export/log/(?P<format>csv|json)`, get((ctx, sent) => logExport(ctx, 'log', tableFormat(sent.format)))),
-    route(NS, `${P}/export/log/preview`, get((ctx) => logExport(ctx, 'log', 'csv', true))),
-    route(NS, `${P}/export/404/(?P<format>csv|json)`, get((ctx, sent) => logExport(ctx, '404', tableFormat(sent.format)))),
-    route(NS, `${P}/export/404/preview`, get((ctx) => logExport(ctx, '404', 'csv', true))),
-    route(NS, `${P}/export/bundle`, get((ctx) => bundleExport(ctx, false))),
-    route(NS, `${P}/export/bundle/preview`, get((ctx) => bundleExport(ctx, true))),
+    route(NS, `${P}/export/(?P<module>1|2|3|all)/(?P<format>csv|apache|nginx|json)`, get(moduleExport)),
+    // Its own route (no `{format}`), so no difference of it is taken for one of the legacy formats'.
+    contractRoute('export/(?P<module>1|2|3|all)/redirects-file', get((ctx, sent) => moduleExport(ctx, { format: 'redirects-file', ...sent }))),
+    contractRoute('export/redirect', get((ctx) => redirectExport(ctx, false))),
+    contractRoute('export/redirect/preview', get((ctx) => redirectExport(ctx, true))),
+    contractRoute('export/group/(?P<format>csv|json)', get((ctx, sent) => groupExport(ctx, tableFormat(sent.format)))),
+    contractRoute('export/log/(?P<format>csv|json)', get((ctx, sent) => logExport(ctx, 'log', tableFormat(sent.format)))),
+    contractRoute('export/log/preview', get((ctx) => logExport(ctx, 'log', 'csv', true))),
+    contractRoute('export/404/(?P<format>csv|json)', get((ctx, sent) => logExport(ctx, '404', tableFormat(sent.format)))),
+    contractRoute('export/404/preview', get((ctx) => logExport(ctx, '404', 'csv', true))),
+    contractRoute('export/bundle', get((ctx) => bundleExport(ctx, false))),
+    contractRoute('export/bundle/preview', get((ctx) => bundleExport(ctx, true))),
   ];
 }
