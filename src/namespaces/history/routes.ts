@@ -31,7 +31,8 @@ const viewer = needs('read', errors.history.cannotViewEvents);
 type Surrounding = { surrounding_event_id?: number };
 const listViewer: Permission<Surrounding> = onRecord<Surrounding>(
   { ...viewer, check: (ctx, a) => (mayAskSurrounding(ctx, a) ? true : errors.history.cannotViewSurrounding(true)) },
-  async (ctx, a) => mayAskSurrounding(ctx, a),
+  // A refused request's Allow header: the legacy check reads the parameter as sent (isset), valid or not.
+  async (ctx) => mayAskSurrounding(ctx, { surrounding_event_id: ctx.params.surrounding_event_id ?? undefined } as Surrounding),
 );
 function mayAskSurrounding(ctx: RestContext, a: Surrounding): boolean {
   return a.surrounding_event_id === undefined || can(ctx.user, 'manage_options');
