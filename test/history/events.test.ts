@@ -239,3 +239,17 @@ describe('stick, unstick, react, unreact', () => {
     expect((await get(occasions, editor)).json()).toEqual([]);
   });
 });
+
+// Last: it logs an event of its own.
+describe('initiator_data.user_profile_url', () => {
+  it("links the event's user as WordPress's get_edit_user_link does: the reader's own profile, another user's edit page for an administrator, nothing for other readers", async () => {
+    const [entry] = (await get('/events?loggers[]=CustomEntryLogger')).json();
+    expect(entry.initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/profile.php`);
+    expect((await get(`/events/${entry.id}`, editor)).json().initiator_data.user_profile_url).toBe('');
+    const editorUser = (await app.store.users.byLogin('editor'))!;
+    await logEvent(app.store, { user: editorUser, ip: '203.0.113.7', clock: app.services.clock }, { logger: 'CustomEntryLogger', key: 'custom_entry_added', context: { message: 'By the editor' }, date: '2026-01-01 00:00:00' });
+    const byEditor = (await get('/events?search=editor')).json()[0];
+    expect(byEditor.initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/user-edit.php?user_id=${editorUser.id}`);
+    expect((await get(`/events/${byEditor.id}`, editor)).json().initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/profile.php`);
+  });
+});

@@ -72,10 +72,20 @@ async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<
   return names;
 }
 
+/** The users the events name (`_user_id`) who still exist: only theirs have an edit link. */
+async function existingUsers(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
+  const ids = new Set(rows.map((r) => Number(r.context._user_id)).filter((id) => Number.isSafeInteger(id) && id > 0));
+  const found = new Set<number>();
+  for (const id of ids) if (await ctx.store.users.byId(id)) found.add(id);
+  return found;
+}
+
 async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = false) {
   const site = await siteOf(ctx);
   const names = await reactionNames(ctx, rows);
-  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names }));
+  const editsUsers = can(ctx.user, 'manage_options');
+  const users = editsUsers ? await existingUsers(ctx, rows) : new Set<number>();
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users }));
 }
 
 /** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */

@@ -19,7 +19,18 @@ function avatar(email: string | undefined, size: number): string {
   return `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
 }
 
-function initiatorData(urls: SiteUrls, c: Record<string, string>) {
+/**
+ * WordPress's get_edit_user_link for the event's user (the reader when the event names none): the
+ * reader's own profile, another existing user's edit page for a reader who may edit users, else ''.
+ */
+function profileUrl(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions): string {
+  const id = c._user_id !== undefined && /^\d+$/.test(c._user_id) && c._user_id !== '0' ? Number(c._user_id) : (o.reader ?? null);
+  if (id === null) return '';
+  if (id === o.reader) return `${urls.admin}/profile.php`;
+  return o.editsUsers && o.users?.has(id) ? `${urls.admin}/user-edit.php?user_id=${id}` : '';
+}
+
+function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions) {
   const email = c._user_email;
   const img = email
     ? `<img alt='' src='${avatar(email, 32).replace(/&/g, '&#038;')}' srcset='${avatar(email, 64).replace(/&/g, '&#038;')} 2x' class='avatar avatar-32 photo' height='32' width='32' loading='lazy' decoding='async'/>`
@@ -30,7 +41,7 @@ function initiatorData(urls: SiteUrls, c: Record<string, string>) {
     user_email: email ?? null,
     user_image: img,
     user_avatar_url: avatar(email, 96),
-    user_profile_url: `${urls.admin}/profile.php`,
+    user_profile_url: profileUrl(urls, c, o),
     user_display_name: c._user_display_name ?? c._user_login ?? null,
   };
 }
@@ -72,6 +83,9 @@ export interface ShapeOptions {
   /** The reader's ID and the display names of reacting users: reactions are shown once an event has any. */
   reader?: number | null;
   names?: Map<number, string>;
+  /** Whether the reader may edit other users (administrators), and the users the events name who exist. */
+  editsUsers?: boolean;
+  users?: Set<number>;
 }
 
 export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = {}) {
@@ -96,7 +110,7 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
     message_key: row.message_key,
     loglevel: row.level,
     initiator: row.initiator,
-    initiator_data: initiatorData(site.urls, c),
+    initiator_data: initiatorData(site.urls, c, o),
     ip_addresses: {},
     occasions_id: row.occasions_id,
     subsequent_occasions_count: row.run_size,
