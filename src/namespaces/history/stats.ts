@@ -6,6 +6,7 @@ import { fmt, instantToWall, phpDate, wallToInstant } from '../../lib/time.ts';
 import { arg, withValidateCallback } from '../../contract/args.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
+import { contentDetails, DETAIL_SOURCES, userDetails, type ReadEvents } from './stats-details.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;
 export type StatName = (typeof STAT_NAMES)[number];
@@ -33,8 +34,6 @@ const KINDS = {
   logins: ['SimpleUserLogger:user_logged_in', 'SimpleUserLogger:user_unknown_logged_in'],
   failed_logins: ['SimpleUserLogger:user_login_failed', 'SimpleUserLogger:user_unknown_login_failed'],
   profile_updates: ['SimpleUserLogger:user_updated_profile'],
-  added_users: ['SimpleUserLogger:user_created'],
-  removed_users: ['SimpleUserLogger:user_deleted'],
   created: ['SimplePostLogger:post_created'],
   updated: ['SimplePostLogger:post_updated'],
   // The legacy "deleted" figure counts deletions only; trashing is in the content total.
@@ -62,6 +61,8 @@ const KINDS = {
 } as const satisfies Record<string, readonly string[]>;
 
 type Kind = keyof typeof KINDS;
+
+const pair = (m: string) => ({ logger: m.split(':')[0], key: m.split(':')[1] });
 
 /** The range: the request's Unix timestamps, or the last 30 days including today in the site's zone. */
 function dateRange(a: StatsArgs, zone: string, now: Date, site: { date_format: string; time_format: string }) {
@@ -119,11 +120,12 @@ export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs):
   const media = { uploads: n('uploads'), edits: n('edits'), deletions: n('deletions'), total: n('media_total') };
   const core = { updates: n('core_updates'), available_updates: n('core_available'), total: n('core_total') };
   const notes = { added: n('notes_added'), resolved: n('notes_resolved'), total: n('notes_total') };
+  // The grouped lists count every event of the range.
+  const read: ReadEvents = (source, limit) => history.rowsOf(DETAIL_SOURCES[source].map(pair), from, to, limit ?? Number.MAX_SAFE_INTEGER);
   const details = async (kinds: Record<string, Kind>) => {
     const out: Record<string, unknown[]> = {};
     for (const [key, kind] of Object.entries(kinds)) {
-      const pairs = KINDS[kind].map((m) => ({ logger: m.split(':')[0], key: m.split(':')[1] }));
-      out[key] = (await history.rowsOf(pairs, from, to, a.limit)).map((r) => ({ id: String(r.id), date: r.date, logger: r.logger, message_key: r.message_key, context: r.context }));
+      out[key] = (await history.rowsOf(KINDS[kind].map(pair), from, to, a.limit)).map((r) => ({ id: String(r.id), date: r.date, logger: r.logger, message_key: r.message_key, context: r.context }));
     }
     return out;
   };
@@ -134,12 +136,12 @@ export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs):
     }
     case 'users': {
       const body: Record<string, unknown> = { date_range: range, summary: users };
-      if (a.include_details) body.details = await details({ successful_logins: 'logins', failed_logins: 'failed_logins', profile_updates: 'profile_updates', added_users: 'added_users', removed_users: 'removed_users' });
+      if (a.include_details) body.details = await userDetails(read, a.limit);
       return { body };
     }
     case 'content': {
       const body: Record<string, unknown> = { date_range: range, summary: content };
-      if (a.include_details) body.details = await details({ content_items_created_details: 'created', content_items_updated_details: 'updated', content_items_deleted_details: 'deleted' });
+      if (a.include_details) body.details = await contentDetails(read, a.limit);
       return { body };
     }
     case 'media': {
