@@ -252,4 +252,16 @@ describe('initiator_data.user_profile_url', () => {
     expect(byEditor.initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/user-edit.php?user_id=${editorUser.id}`);
     expect((await get(`/events/${byEditor.id}`, editor)).json().initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/profile.php`);
   });
+
+  it("links a user created who still exists as the legacy user logger does, and trims the plain message", async () => {
+    const editorUser = (await app.store.users.byLogin('editor'))!;
+    const actor = { user: await app.store.users.byLogin('admin'), ip: '203.0.113.7', clock: app.services.clock };
+    const created = { created_user_id: String(editorUser.id), created_user_login: 'editor', created_user_email: 'e@x.test', created_user_role: '' };
+    await logEvent(app.store, actor, { logger: 'SimpleUserLogger', key: 'user_created', context: created, date: '2025-12-01 00:00:00' });
+    await logEvent(app.store, actor, { logger: 'SimpleUserLogger', key: 'user_created', context: { ...created, created_user_id: '999' }, date: '2025-11-01 00:00:00' });
+    const [gone, exists] = (await get('/events?messages[]=SimpleUserLogger:user_created&ungrouped=true')).json().toReversed();
+    expect(exists.message_html).toBe(`Created user <a href="${TEST_BASE}/wp-admin/user-edit.php?user_id=${editorUser.id}">editor (e@x.test)</a> with role `);
+    expect(exists.message).toBe('Created user editor (e@x.test) with role');
+    expect(gone.message_html).toBe('Created user editor (e@x.test) with role ');
+  });
 });

@@ -16,7 +16,7 @@ import { logEvent } from '../../audit/log.ts';
 import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
-import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
+import { eventObject, storedReactions, userIdIn, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
 export const NAMESPACE = 'history/v1';
@@ -72,9 +72,9 @@ async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<
   return names;
 }
 
-/** The users the events name (`_user_id`) who still exist: only theirs have an edit link. */
+/** The users the events name who still exist: only theirs have an edit link. */
 async function existingUsers(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
-  const ids = new Set(rows.map((r) => Number(r.context._user_id)).filter((id) => Number.isSafeInteger(id) && id > 0));
+  const ids = new Set(rows.flatMap((r) => [userIdIn(r.context, '_user_id'), userIdIn(r.context, 'created_user_id')]).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
   const found = new Set<number>();
   for (const id of ids) if (await ctx.store.users.byId(id)) found.add(id);
   return found;
@@ -84,7 +84,7 @@ async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = f
   const site = await siteOf(ctx);
   const names = await reactionNames(ctx, rows);
   const editsUsers = can(ctx.user, 'manage_options');
-  const users = editsUsers ? await existingUsers(ctx, rows) : new Set<number>();
+  const users = await existingUsers(ctx, rows);
   return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users }));
 }
 

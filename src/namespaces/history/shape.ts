@@ -20,14 +20,38 @@ function avatar(email: string | undefined, size: number): string {
 }
 
 /**
- * WordPress's get_edit_user_link for the event's user (the reader when the event names none): the
- * reader's own profile, another existing user's edit page for a reader who may edit users, else ''.
+ * WordPress's get_edit_user_link: the reader's own profile, another existing user's edit page for a
+ * reader who may edit users, else ''.
  */
-function profileUrl(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions): string {
-  const id = c._user_id !== undefined && /^\d+$/.test(c._user_id) && c._user_id !== '0' ? Number(c._user_id) : (o.reader ?? null);
+function editUserLink(urls: SiteUrls, id: number | null, o: ShapeOptions): string {
   if (id === null) return '';
   if (id === o.reader) return `${urls.admin}/profile.php`;
   return o.editsUsers && o.users?.has(id) ? `${urls.admin}/user-edit.php?user_id=${id}` : '';
+}
+
+/** A context value naming a user; 0 or none is no user. */
+export function userIdIn(c: Record<string, string>, key: string): number | null {
+  const v = c[key];
+  return v !== undefined && /^\d+$/.test(v) && v !== '0' ? Number(v) : null;
+}
+
+/** The event's user's link (the reader's own when the event names none). */
+function profileUrl(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions): string {
+  return editUserLink(urls, userIdIn(c, '_user_id') ?? o.reader ?? null, o);
+}
+
+/**
+ * The user logger's own HTML for a user created who still exists: the new user's name and email
+ * link to their edit page (values as logged, unescaped, as the legacy interpolation leaves them).
+ */
+function userCreatedHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | null {
+  const c = row.context;
+  const id = userIdIn(c, 'created_user_id');
+  if (row.logger !== 'SimpleUserLogger' || row.message_key !== 'user_created' || id === null || !o.users?.has(id)) return null;
+  const link = editUserLink(urls, id, o);
+  return '_backfilled_event' in c
+    ? `Created user <a href="${link}">${c.created_user_login ?? '{created_user_login}'}</a>`
+    : `Created user <a href="${link}">${c.created_user_login ?? '{created_user_login}'} (${c.created_user_email ?? '{created_user_email}'})</a> with role ${c.created_user_role ?? '{created_user_role}'}`;
 }
 
 function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions) {
@@ -83,7 +107,7 @@ export interface ShapeOptions {
   /** The reader's ID and the display names of reacting users: reactions are shown once an event has any. */
   reader?: number | null;
   names?: Map<number, string>;
-  /** Whether the reader may edit other users (administrators), and the users the events name who exist. */
+  /** Whether the reader may edit other users (administrators), and the users the events name (`_user_id`, `created_user_id`) who exist. */
   editsUsers?: boolean;
   users?: Set<number>;
 }
@@ -100,8 +124,9 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
     date_local: fmt(instantToWall(gmt, site.zone)),
     date_gmt: row.date,
     via: LOGGERS[row.logger]?.via ?? null,
-    message: text,
-    message_html: escHtml(text).replace(/&#039;/g, "'"),
+    // The legacy message is the HTML with tags stripped and trimmed (wp_strip_all_tags).
+    message: text.trim(),
+    message_html: userCreatedHtml(site.urls, row, o) ?? escHtml(text).replace(/&#039;/g, "'"),
     message_uninterpolated: row.message,
     details_data: d.data,
     details_html: d.html,
