@@ -264,4 +264,13 @@ describe('initiator_data.user_profile_url', () => {
     expect(exists.message).toBe('Created user editor (e@x.test) with role');
     expect(gone.message_html).toBe('Created user editor (e@x.test) with role ');
   });
+
+  it("shows the plugin's welcome event (imported from the legacy log) with its introduction as details", async () => {
+    const id = await app.store.history.log({ logger: 'SimpleLogger', level: 'info', message: 'Welcome to Simple History!', messageKey: null, initiator: 'wp', context: { is_welcome_message: 'true' }, date: '2025-01-01 00:00:00', occasionsId: 'welcome' });
+    const event = (await get(`/events/${id}`)).json();
+    expect(event.details_data).toEqual([{ title: null, items: [[]] }]);
+    expect(event.details_html).toMatch(/^<table class="SimpleHistoryLogitem__keyValueTable"><tbody><div class="sh-FeedIntroduction">\n\t\t\t<div class="sh-FeedIntroduction-row">\n\t\t\t\t<div><span class="sh-FeedIntroduction-emoji">🚀<\/span><\/div>/);
+    expect(event.details_html).toContain('events are automatically cleared after 60 days');
+    expect(event.details_html).toMatch(/<\/div>\n\t\t<\/div><\/tbody><\/table>$/);
+  });
 });

@@ -5,6 +5,7 @@ import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { escHtml } from '../../lib/html.ts';
 import { LOGGERS, interpolate } from '../../audit/loggers.ts';
+import { WELCOME_DETAILS } from './welcome.ts';
 
 export interface ShapeSite {
   urls: SiteUrls;
@@ -70,8 +71,9 @@ function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOption
   };
 }
 
-/** The custom entry's note is its one detail, shown as the legacy key-value table. */
+/** The custom entry's note is its one detail, shown as the legacy key-value table; the plugin's welcome event has its introduction. */
 function details(row: HistoryRow): { data: unknown[]; html: string | null } {
+  if (row.logger === 'SimpleLogger' && row.context.is_welcome_message) return WELCOME_DETAILS;
   if (row.logger !== 'CustomEntryLogger') return { data: [], html: '' };
   const note = row.context.note;
   if (!note) return { data: [], html: null };
