@@ -63,7 +63,9 @@ export function allowedBy(listings: Listing[], path: string): boolean {
     const name = path.slice('header '.length).replace(/ \(.*\)$/, '').toLowerCase();
     return listings.some((l) => l.allows.headers.includes(name));
   }
-  return listings.some((l) => l.allows.body.some((p) => pathGlob(p).test(path)));
+  // A text body's difference (the shadow comparison's `body (text)`) is the whole body, `$`.
+  const at = path === 'body (text)' ? '$' : path;
+  return listings.some((l) => l.allows.body.some((p) => pathGlob(p).test(at)));
 }
 
 /** The rows of DEVIATIONS.md, looked up by capture or by route. */

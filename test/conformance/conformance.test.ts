@@ -89,6 +89,9 @@ describe('reading the allows column', () => {
     expect(allowedBy(r, 'header Allow')).toBe(true);
     expect(allowedBy(r, 'header Location')).toBe(false);
     expect(allowedBy(r, 'status')).toBe(false);
+    // A text body differs as a whole: only `$` allows it.
+    expect(allowedBy(r, 'body (text)')).toBe(false);
+    expect(allowedBy(row('body: $'), 'body (text)')).toBe(true);
   });
 
   it('applies a row with routes to the requests of those routes only', () => {

@@ -119,7 +119,10 @@ describe('GET /events', () => {
     const initiator = await get('/events?initiator=robot');
     expect(initiator.statusCode).toBe(400);
     expect(initiator.json().data.params.initiator).toBe('initiator is not one of wp_user, web_user, wp, wp_cli, other');
-    expect((await get('/events?ip_address=not-an-ip')).json().code).toBe('rest_invalid_param');
+    // The legacy plugin has no ip_address or metadata_search parameter: a value it could not use is ignored, never refused.
+    const all = (await get('/events')).json();
+    expect((await get('/events?ip_address=not-an-ip')).json()).toEqual(all);
+    expect((await get('/events?ip_address[]=1.2.3.4&metadata_search[a]=x')).json()).toEqual(all);
     expect((await get('/events/has-updates')).json().code).toBe('rest_missing_callback_param');
   });
 
@@ -147,6 +150,11 @@ describe('GET /events', () => {
     // A permission callback refused it: no method is left in Allow (nor on has-updates, which shares the check).
     expect(refused.headers.allow).toBeUndefined();
     expect((await get(`/events/has-updates?since_id=1&surrounding_event_id=${all[3]}`, editor)).statusCode).toBe(403);
+    // Refused for an invalid parameter, the legacy check still sees surrounding_event_id as sent, so Allow stays empty.
+    const invalid = await get('/events?surrounding_event_id=-1&per_page=x', editor);
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.headers.allow).toBeUndefined();
+    expect((await get('/events?per_page=x', editor)).headers.allow).toBe('GET');
   });
 });
 
@@ -229,5 +237,40 @@ describe('stick, unstick, react, unreact', () => {
     const occasions = `/events?type=occasions&logRowID=${saved.id + 1}&occasionsID=${saved.occasions_id}&occasionsCount=5`;
     expect((await get(occasions)).json().length).toBeGreaterThan(0);
     expect((await get(occasions, editor)).json()).toEqual([]);
+  });
+});
+
+// Last: it logs an event of its own.
+describe('initiator_data.user_profile_url', () => {
+  it("links the event's user as WordPress's get_edit_user_link does: the reader's own profile, another user's edit page for an administrator, nothing for other readers", async () => {
+    const [entry] = (await get('/events?loggers[]=CustomEntryLogger')).json();
+    expect(entry.initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/profile.php`);
+    expect((await get(`/events/${entry.id}`, editor)).json().initiator_data.user_profile_url).toBe('');
+    const editorUser = (await app.store.users.byLogin('editor'))!;
+    await logEvent(app.store, { user: editorUser, ip: '203.0.113.7', clock: app.services.clock }, { logger: 'CustomEntryLogger', key: 'custom_entry_added', context: { message: 'By the editor' }, date: '2026-01-01 00:00:00' });
+    const byEditor = (await get('/events?search=editor')).json()[0];
+    expect(byEditor.initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/user-edit.php?user_id=${editorUser.id}`);
+    expect((await get(`/events/${byEditor.id}`, editor)).json().initiator_data.user_profile_url).toBe(`${TEST_BASE}/wp-admin/profile.php`);
+  });
+
+  it("links a user created who still exists as the legacy user logger does, and trims the plain message", async () => {
+    const editorUser = (await app.store.users.byLogin('editor'))!;
+    const actor = { user: await app.store.users.byLogin('admin'), ip: '203.0.113.7', clock: app.services.clock };
+    const created = { created_user_id: String(editorUser.id), created_user_login: 'editor', created_user_email: 'e@x.test', created_user_role: '' };
+    await logEvent(app.store, actor, { logger: 'SimpleUserLogger', key: 'user_created', context: created, date: '2025-12-01 00:00:00' });
+    await logEvent(app.store, actor, { logger: 'SimpleUserLogger', key: 'user_created', context: { ...created, created_user_id: '999' }, date: '2025-11-01 00:00:00' });
+    const [gone, exists] = (await get('/events?messages[]=SimpleUserLogger:user_created&ungrouped=true')).json().toReversed();
+    expect(exists.message_html).toBe(`Created user <a href="${TEST_BASE}/wp-admin/user-edit.php?user_id=${editorUser.id}">editor (e@x.test)</a> with role `);
+    expect(exists.message).toBe('Created user editor (e@x.test) with role');
+    expect(gone.message_html).toBe('Created user editor (e@x.test) with role ');
+  });
+
+  it("shows the plugin's welcome event (imported from the legacy log) with its introduction as details", async () => {
+    const id = await app.store.history.log({ logger: 'SimpleLogger', level: 'info', message: 'Welcome to Simple History!', messageKey: null, initiator: 'wp', context: { is_welcome_message: 'true' }, date: '2025-01-01 00:00:00', occasionsId: 'welcome' });
+    const event = (await get(`/events/${id}`)).json();
+    expect(event.details_data).toEqual([{ title: null, items: [[]] }]);
+    expect(event.details_html).toMatch(/^<table class="SimpleHistoryLogitem__keyValueTable"><tbody><div class="sh-FeedIntroduction">\n\t\t\t<div class="sh-FeedIntroduction-row">\n\t\t\t\t<div><span class="sh-FeedIntroduction-emoji">🚀<\/span><\/div>/);
+    expect(event.details_html).toContain('events are automatically cleared after 60 days');
+    expect(event.details_html).toMatch(/<\/div>\n\t\t<\/div><\/tbody><\/table>$/);
   });
 });

@@ -63,8 +63,10 @@ export function listArgs(sinceIdRequired: boolean) {
     only_sticky: arg.boolean({ description: 'Only return sticky events.', default: false }),
     initiator: initiatorArg('initiator', 'Limit result set to events from specific initiator(s).'),
     context_filters: arg.untyped({ description: 'Context filters as key-value pairs to filter events by context data.', keywords: { type: 'object', additionalProperties: { type: 'string' } } }),
-    ip_address: arg.string({ description: "Limit result set to events from this IP address. Anonymized IP addresses with a '.x' suffix are accepted." }),
-    metadata_search: arg.string({ description: 'Plain-text search in all event metadata.' }),
+    // The legacy plugin has neither parameter, so it never refuses a value of them: a value that is
+    // no string (or no address) is ignored rather than refused. The index still shows them as strings.
+    ip_address: arg.untyped({ description: "Limit result set to events from this IP address. Anonymized IP addresses with a '.x' suffix are accepted.", keywords: { type: 'string' } }),
+    metadata_search: arg.untyped({ description: 'Plain-text search in all event metadata.', keywords: { type: 'string' } }),
     ungrouped: arg.boolean({ description: 'Return ungrouped events without occasions grouping.', default: false }),
     surrounding_event_id: arg.integer({ description: 'Show events surrounding this event ID. Returns events chronologically before and after the specified event, regardless of other filters. Requires administrator privileges.' }),
     surrounding_count: arg.integer({ description: 'Number of events to show before AND after the surrounding_event_id. Default 5, max 50.', default: 5, minimum: 1, maximum: 50 }),
@@ -135,14 +137,15 @@ function monthRange(ym: string, zone: string): [string, string] | null {
 
 export function buildFilter(a: ListArgs, reader: User | null, zone: string, clock: Clock): HistoryFilter {
   const words = a.search?.trim().split(/\s+/).filter(Boolean);
+  const metadataSearch = typeof a.metadata_search === 'string' && a.metadata_search !== '' ? a.metadata_search : undefined;
   const f: HistoryFilter = {
     readable: readableLoggers(reader),
     // Searches list every matching event on its own, as the legacy query does.
-    grouped: !a.ungrouped && !words?.length && !a.metadata_search,
+    grouped: !a.ungrouped && !words?.length && !metadataSearch,
     include: a.include,
     words,
     excludeWords: a.exclude_search?.trim().split(/\s+/).filter(Boolean),
-    metadataSearch: a.metadata_search || undefined,
+    metadataSearch,
     levels: a.loglevels,
     excludeLevels: a.exclude_loglevels,
     loggers: a.loggers,
@@ -159,10 +162,7 @@ export function buildFilter(a: ListArgs, reader: User | null, zone: string, cloc
     onlySticky: a.only_sticky,
   };
   if (a.since_date !== undefined && !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(a.since_date)) throw invalidParam('since_date', 'Invalid date.');
-  if (a.ip_address !== undefined) {
-    if (!validIp(a.ip_address)) throw invalidParam('ip_address');
-    f.ip = a.ip_address;
-  }
+  if (typeof a.ip_address === 'string' && validIp(a.ip_address)) f.ip = a.ip_address;
   if (a.context_filters !== undefined) {
     const o = toObject(a.context_filters);
     if (typeof o !== 'object' || o === null || Array.isArray(o) || !Object.values(o).every((v) => typeof v === 'string' || typeof v === 'number')) {

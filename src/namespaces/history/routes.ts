@@ -16,7 +16,7 @@ import { logEvent } from '../../audit/log.ts';
 import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
-import { eventObject, storedReactions, type ShapeSite } from './shape.ts';
+import { eventObject, storedReactions, userIdIn, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
 export const NAMESPACE = 'history/v1';
@@ -31,7 +31,8 @@ const viewer = needs('read', errors.history.cannotViewEvents);
 type Surrounding = { surrounding_event_id?: number };
 const listViewer: Permission<Surrounding> = onRecord<Surrounding>(
   { ...viewer, check: (ctx, a) => (mayAskSurrounding(ctx, a) ? true : errors.history.cannotViewSurrounding(true)) },
-  async (ctx, a) => mayAskSurrounding(ctx, a),
+  // A refused request's Allow header: the legacy check reads the parameter as sent (isset), valid or not.
+  async (ctx) => mayAskSurrounding(ctx, { surrounding_event_id: ctx.params.surrounding_event_id ?? undefined } as Surrounding),
 );
 function mayAskSurrounding(ctx: RestContext, a: Surrounding): boolean {
   return a.surrounding_event_id === undefined || can(ctx.user, 'manage_options');
@@ -71,10 +72,20 @@ async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<
   return names;
 }
 
+/** The users the events name who still exist: only theirs have an edit link. */
+async function existingUsers(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
+  const ids = new Set(rows.flatMap((r) => [userIdIn(r.context, '_user_id'), userIdIn(r.context, 'created_user_id')]).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
+  const found = new Set<number>();
+  for (const id of ids) if (await ctx.store.users.byId(id)) found.add(id);
+  return found;
+}
+
 async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = false) {
   const site = await siteOf(ctx);
   const names = await reactionNames(ctx, rows);
-  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names }));
+  const editsUsers = can(ctx.user, 'manage_options');
+  const users = await existingUsers(ctx, rows);
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users }));
 }
 
 /** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */

@@ -5,6 +5,7 @@ import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { escHtml } from '../../lib/html.ts';
 import { LOGGERS, interpolate } from '../../audit/loggers.ts';
+import { WELCOME_DETAILS } from './welcome.ts';
 
 export interface ShapeSite {
   urls: SiteUrls;
@@ -19,7 +20,42 @@ function avatar(email: string | undefined, size: number): string {
   return `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
 }
 
-function initiatorData(urls: SiteUrls, c: Record<string, string>) {
+/**
+ * WordPress's get_edit_user_link: the reader's own profile, another existing user's edit page for a
+ * reader who may edit users, else ''.
+ */
+function editUserLink(urls: SiteUrls, id: number | null, o: ShapeOptions): string {
+  if (id === null) return '';
+  if (id === o.reader) return `${urls.admin}/profile.php`;
+  return o.editsUsers && o.users?.has(id) ? `${urls.admin}/user-edit.php?user_id=${id}` : '';
+}
+
+/** A context value naming a user; 0 or none is no user. */
+export function userIdIn(c: Record<string, string>, key: string): number | null {
+  const v = c[key];
+  return v !== undefined && /^\d+$/.test(v) && v !== '0' ? Number(v) : null;
+}
+
+/** The event's user's link (the reader's own when the event names none). */
+function profileUrl(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions): string {
+  return editUserLink(urls, userIdIn(c, '_user_id') ?? o.reader ?? null, o);
+}
+
+/**
+ * The user logger's own HTML for a user created who still exists: the new user's name and email
+ * link to their edit page (values as logged, unescaped, as the legacy interpolation leaves them).
+ */
+function userCreatedHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | null {
+  const c = row.context;
+  const id = userIdIn(c, 'created_user_id');
+  if (row.logger !== 'SimpleUserLogger' || row.message_key !== 'user_created' || id === null || !o.users?.has(id)) return null;
+  const link = editUserLink(urls, id, o);
+  return '_backfilled_event' in c
+    ? `Created user <a href="${link}">${c.created_user_login ?? '{created_user_login}'}</a>`
+    : `Created user <a href="${link}">${c.created_user_login ?? '{created_user_login}'} (${c.created_user_email ?? '{created_user_email}'})</a> with role ${c.created_user_role ?? '{created_user_role}'}`;
+}
+
+function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions) {
   const email = c._user_email;
   const img = email
     ? `<img alt='' src='${avatar(email, 32).replace(/&/g, '&#038;')}' srcset='${avatar(email, 64).replace(/&/g, '&#038;')} 2x' class='avatar avatar-32 photo' height='32' width='32' loading='lazy' decoding='async'/>`
@@ -30,13 +66,14 @@ function initiatorData(urls: SiteUrls, c: Record<string, string>) {
     user_email: email ?? null,
     user_image: img,
     user_avatar_url: avatar(email, 96),
-    user_profile_url: `${urls.admin}/profile.php`,
+    user_profile_url: profileUrl(urls, c, o),
     user_display_name: c._user_display_name ?? c._user_login ?? null,
   };
 }
 
-/** The custom entry's note is its one detail, shown as the legacy key-value table. */
+/** The custom entry's note is its one detail, shown as the legacy key-value table; the plugin's welcome event has its introduction. */
 function details(row: HistoryRow): { data: unknown[]; html: string | null } {
+  if (row.logger === 'SimpleLogger' && row.context.is_welcome_message) return WELCOME_DETAILS;
   if (row.logger !== 'CustomEntryLogger') return { data: [], html: '' };
   const note = row.context.note;
   if (!note) return { data: [], html: null };
@@ -72,6 +109,9 @@ export interface ShapeOptions {
   /** The reader's ID and the display names of reacting users: reactions are shown once an event has any. */
   reader?: number | null;
   names?: Map<number, string>;
+  /** Whether the reader may edit other users (administrators), and the users the events name (`_user_id`, `created_user_id`) who exist. */
+  editsUsers?: boolean;
+  users?: Set<number>;
 }
 
 export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = {}) {
@@ -86,8 +126,9 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
     date_local: fmt(instantToWall(gmt, site.zone)),
     date_gmt: row.date,
     via: LOGGERS[row.logger]?.via ?? null,
-    message: text,
-    message_html: escHtml(text).replace(/&#039;/g, "'"),
+    // The legacy message is the HTML with tags stripped and trimmed (wp_strip_all_tags).
+    message: text.trim(),
+    message_html: userCreatedHtml(site.urls, row, o) ?? escHtml(text).replace(/&#039;/g, "'"),
     message_uninterpolated: row.message,
     details_data: d.data,
     details_html: d.html,
@@ -96,7 +137,7 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
     message_key: row.message_key,
     loglevel: row.level,
     initiator: row.initiator,
-    initiator_data: initiatorData(site.urls, c),
+    initiator_data: initiatorData(site.urls, c, o),
     ip_addresses: {},
     occasions_id: row.occasions_id,
     subsequent_occasions_count: row.run_size,

@@ -6,6 +6,7 @@ import { fmt, instantToWall, phpDate, wallToInstant } from '../../lib/time.ts';
 import { arg, withValidateCallback } from '../../contract/args.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
+import { contentDetails, DETAIL_SOURCES, userDetails, type ReadEvents } from './stats-details.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;
 export type StatName = (typeof STAT_NAMES)[number];
@@ -28,30 +29,40 @@ export const statsArgs = {
 
 type StatsArgs = Args<typeof statsArgs>;
 
-/** What each summary figure counts. */
+/** What each summary figure counts (the legacy Events_Stats counters, each a list of `Logger:message_key`). */
 const KINDS = {
-  logins: ['SimpleUserLogger:user_logged_in'],
+  logins: ['SimpleUserLogger:user_logged_in', 'SimpleUserLogger:user_unknown_logged_in'],
   failed_logins: ['SimpleUserLogger:user_login_failed', 'SimpleUserLogger:user_unknown_login_failed'],
   profile_updates: ['SimpleUserLogger:user_updated_profile'],
-  added_users: ['SimpleUserLogger:user_created'],
-  removed_users: ['SimpleUserLogger:user_deleted'],
   created: ['SimplePostLogger:post_created'],
   updated: ['SimplePostLogger:post_updated'],
-  deleted: ['SimplePostLogger:post_deleted', 'SimplePostLogger:post_trashed'],
+  // The legacy "deleted" figure counts deletions only; trashing is in the content total.
+  deleted: ['SimplePostLogger:post_deleted'],
   uploads: ['SimpleMediaLogger:attachment_created'],
   edits: ['SimpleMediaLogger:attachment_updated'],
   deletions: ['SimpleMediaLogger:attachment_deleted'],
   plugin_updates: ['SimplePluginLogger:plugin_updated', 'SimplePluginLogger:plugin_bulk_updated'],
   installations: ['SimplePluginLogger:plugin_installed'],
   activations: ['SimplePluginLogger:plugin_activated'],
-  plugin_available: ['SimplePluginLogger:plugin_update_available'],
   core_updates: ['SimpleCoreUpdatesLogger:core_updated', 'SimpleCoreUpdatesLogger:core_auto_updated'],
-  core_available: ['SimpleCoreUpdatesLogger:core_update_available'],
-  notes_added: ['SimpleHistoryNotesLogger:note_added'],
-  notes_resolved: ['SimpleHistoryNotesLogger:note_resolved'],
-} as const;
+  core_available: ['AvailableUpdatesLogger:core_update_available'],
+  notes_added: ['NotesLogger:note_added', 'NotesLogger:note_reply_added'],
+  notes_resolved: ['NotesLogger:note_resolved'],
+  // Each area's total counts every event of its kind, not the sum of the figures shown beside it.
+  users_total: ['user_logged_in', 'user_unknown_logged_in', 'user_login_failed', 'user_unknown_login_failed', 'user_updated_profile', 'user_created', 'user_deleted'].map((k) => `SimpleUserLogger:${k}`),
+  content_total: ['post_created', 'post_updated', 'post_trashed', 'post_deleted', 'post_restored'].map((k) => `SimplePostLogger:${k}`),
+  media_total: ['SimpleMediaLogger:attachment_created', 'SimpleMediaLogger:attachment_updated', 'SimpleMediaLogger:attachment_deleted'],
+  plugins_total: [
+    ...['plugin_updated', 'plugin_bulk_updated', 'plugin_installed', 'plugin_deleted', 'plugin_activated', 'plugin_deactivated', 'plugin_update_available'].map((k) => `SimplePluginLogger:${k}`),
+    'AvailableUpdatesLogger:plugin_update_available',
+  ],
+  core_total: ['SimpleCoreUpdatesLogger:core_updated', 'SimpleCoreUpdatesLogger:core_auto_updated', 'SimpleCoreUpdatesLogger:core_update_available'],
+  notes_total: ['note_added', 'note_reply_added', 'note_edited', 'note_deleted', 'note_resolved', 'note_reopened'].map((k) => `NotesLogger:${k}`),
+} as const satisfies Record<string, readonly string[]>;
 
 type Kind = keyof typeof KINDS;
+
+const pair = (m: string) => ({ logger: m.split(':')[0], key: m.split(':')[1] });
 
 /** The range: the request's Unix timestamps, or the last 30 days including today in the site's zone. */
 function dateRange(a: StatsArgs, zone: string, now: Date, site: { date_format: string; time_format: string }) {
@@ -104,33 +115,33 @@ export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs):
 
   const counts = await history.counts(from, to);
   const n = (k: Kind) => KINDS[k].reduce((sum, m) => sum + (counts.byMessage.get(m) ?? 0), 0);
-  const sum = (o: Record<string, number>) => ({ ...o, total: Object.values(o).reduce((x, y) => x + y, 0) });
-  const users = sum({ logins: n('logins'), failed_logins: n('failed_logins'), profile_updates: n('profile_updates') });
-  const content = sum({ created: n('created'), updated: n('updated'), deleted: n('deleted') });
-  const media = sum({ uploads: n('uploads'), edits: n('edits'), deletions: n('deletions') });
-  const core = sum({ updates: n('core_updates'), available_updates: n('core_available') });
-  const notes = sum({ added: n('notes_added'), resolved: n('notes_resolved') });
+  const users = { logins: n('logins'), failed_logins: n('failed_logins'), profile_updates: n('profile_updates'), total: n('users_total') };
+  const content = { created: n('created'), updated: n('updated'), deleted: n('deleted'), total: n('content_total') };
+  const media = { uploads: n('uploads'), edits: n('edits'), deletions: n('deletions'), total: n('media_total') };
+  const core = { updates: n('core_updates'), available_updates: n('core_available'), total: n('core_total') };
+  const notes = { added: n('notes_added'), resolved: n('notes_resolved'), total: n('notes_total') };
+  // The grouped lists count every event of the range.
+  const read: ReadEvents = (source, limit) => history.rowsOf(DETAIL_SOURCES[source].map(pair), from, to, limit ?? Number.MAX_SAFE_INTEGER);
   const details = async (kinds: Record<string, Kind>) => {
     const out: Record<string, unknown[]> = {};
     for (const [key, kind] of Object.entries(kinds)) {
-      const pairs = KINDS[kind].map((m) => ({ logger: m.split(':')[0], key: m.split(':')[1] }));
-      out[key] = (await history.rowsOf(pairs, from, to, a.limit)).map((r) => ({ id: String(r.id), date: r.date, logger: r.logger, message_key: r.message_key, context: r.context }));
+      out[key] = (await history.rowsOf(KINDS[kind].map(pair), from, to, a.limit)).map((r) => ({ id: String(r.id), date: r.date, logger: r.logger, message_key: r.message_key, context: r.context }));
     }
     return out;
   };
   switch (name) {
     case 'summary': {
-      const plugins = sum({ updates: n('plugin_updates'), installations: n('installations'), activations: n('activations') });
+      const plugins = { updates: n('plugin_updates'), installations: n('installations'), activations: n('activations'), total: n('plugins_total') };
       return { body: { date_range: range, total_events: counts.total, total_events_since_install: await history.totalEvents(), totals: { users, content, media, plugins, core, notes } } };
     }
     case 'users': {
       const body: Record<string, unknown> = { date_range: range, summary: users };
-      if (a.include_details) body.details = await details({ successful_logins: 'logins', failed_logins: 'failed_logins', profile_updates: 'profile_updates', added_users: 'added_users', removed_users: 'removed_users' });
+      if (a.include_details) body.details = await userDetails(read, a.limit);
       return { body };
     }
     case 'content': {
       const body: Record<string, unknown> = { date_range: range, summary: content };
-      if (a.include_details) body.details = await details({ content_items_created_details: 'created', content_items_updated_details: 'updated', content_items_deleted_details: 'deleted' });
+      if (a.include_details) body.details = await contentDetails(read, a.limit);
       return { body };
     }
     case 'media': {
@@ -139,9 +150,10 @@ export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs):
       return { body };
     }
     case 'plugins': {
-      const plugins = sum({ updates: n('plugin_updates'), installations: n('installations'), activations: n('activations'), available_updates: n('plugin_available') });
+      // Available plugin updates come from WordPress's update check, which Lintel has no plugins for.
+      const plugins = { updates: n('plugin_updates'), installations: n('installations'), activations: n('activations'), available_updates: 0, total: n('plugins_total') };
       const body: Record<string, unknown> = { date_range: range, summary: plugins };
-      if (a.include_details) body.details = await details({ updates: 'plugin_updates', installations: 'installations', activations: 'activations', available_updates: 'plugin_available' });
+      if (a.include_details) body.details = { ...(await details({ updates: 'plugin_updates', installations: 'installations', activations: 'activations' })), available_updates: [] };
       return { body };
     }
     case 'core':
