@@ -16,7 +16,7 @@ import { legacySide, lintelSide, type Answer, type Sent, type Side } from './cli
 import { IdMap } from './ids.ts';
 import { Recorder } from './record.ts';
 import { printReport, Tally } from './report.ts';
-import { differentialRequests, ID_SLOT, type DiffRequest } from './requests.ts';
+import { differentialRequests, featuresOf, ID_SLOT, type DiffRequest } from './requests.ts';
 
 const opts = new Command()
   .name('npm run differential --')
@@ -35,10 +35,11 @@ const opts = new Command()
   .option('--record <dir>', 'write the legacy answer of each new difference as a capture file (reads by the admin or anonymous on seeded records)')
   .option('--record-from <n>', 'number of the first recorded capture', (v) => Number.parseInt(v, 10), 600)
   .option('--examples <n>', 'distinct differences shown per route', (v) => Number.parseInt(v, 10), 6)
+  .option('--classes <n>', 'unlisted classes of difference shown over all routes, most requests first', (v) => Number.parseInt(v, 10), 40)
   .option('--max-seconds <n>', 'stop sending after this long and report what was compared', (v) => Number.parseInt(v, 10))
   .option('--concurrency <n>', 'reads in flight at once (writes run alone)', (v) => Number.parseInt(v, 10), 4)
   .parse()
-  .opts<{ origin: string; user: string; appPassword: string; seed: number; runs: number; only?: string; record?: string; recordFrom: number; examples: number; concurrency: number; maxSeconds?: number }>();
+  .opts<{ origin: string; user: string; appPassword: string; seed: number; runs: number; only?: string; record?: string; recordFrom: number; examples: number; classes: number; concurrency: number; maxSeconds?: number }>();
 
 /** The seed captures, and the recorded reads the runner learns the seed's front-end requests (243, 248) and Redirection's token (264) from. */
 const captures = loadCaptures().filter((c) => Number(c.seq) <= 41 || ['243', '248', '264'].includes(c.seq));
@@ -104,7 +105,7 @@ await runConformance({
       const asLegacy = lintelJson === undefined ? fromLintel : { ...fromLintel, body: JSON.stringify(ids.asLegacy(lintelJson)) };
       if (r.write && r.method === 'POST' && !r.path.includes(ID_SLOT) && fromLegacy.status < 300 && fromLintel.status < 300) ids.created(r.path, parsed(fromLegacy), lintelJson);
       const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
-      const { fresh } = tally.add(r.route, r.namespace, found, listed.forRoute(r.effective, r.template), { legacy: legacy.curl(a), lintel: lintel.curl(b) }, /(^|&)_envelope=/.test(r.query));
+      const { fresh } = tally.add(r.route, r.namespace, found, listed.forRoute(r.effective, r.template), { legacy: legacy.curl(a), lintel: lintel.curl(b) }, /(^|&)_envelope=/.test(r.query), featuresOf(r));
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);
       if (++done % 1000 === 0) console.log(`  ${done} requests, ${Math.round((Date.now() - started) / 1000)} s`);
@@ -125,7 +126,7 @@ await runConformance({
       if (r.write || inFlight.size >= opts.concurrency) await (r.write ? p : Promise.race(inFlight));
     }
     await Promise.all(inFlight);
-    for (const line of printReport(tally, { examples: opts.examples })) console.log(line);
+    for (const line of printReport(tally, { examples: opts.examples, classes: opts.classes })) console.log(line);
     const seconds = (Date.now() - started) / 1000;
     console.log(`\nseed ${opts.seed}: ${done} requests compared in ${Math.round(seconds)} s (${(done / seconds).toFixed(1)} requests/s, concurrency ${opts.concurrency})`);
   },

@@ -31,4 +31,17 @@ describe('differential report', () => {
     expect(report.some((l) => l.includes('$[0].order') && l.includes('[allowed: venue-sort]'))).toBe(true);
     expect(report).toContain('calendar/events/v1: 5 requests, 1 identical (20.0%), 2 allowed (40.0%), 2 differ (40.0%)');
   });
+
+  it('sums each unlisted class over the routes it is met on, and counts verdicts per request feature', () => {
+    const tally = new Tally();
+    const differing = (route: string, features: string[]) =>
+      tally.add(route, 'calendar/events/v1', tally.compare(route, answer(404, { code: 'rest_no_route' }), answer(200, { code: 'x' }), norm), [], curls, false, features);
+    differing('GET /calendar/events/v1/venues', ['rest_route (query)']);
+    differing('GET /redirection/v1/redirect', ['rest_route (query)', 'NUL']);
+    tally.add('GET /history/v1/events', 'history/v1', [], [], curls, false, []);
+    const report = printReport(tally, { examples: 0, classes: 5 });
+    expect(report).toContain('  ×2 on 2 routes: status: expected 404, got 200');
+    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+100\.0%/);
+    expect(report.find((l) => l.startsWith('(none)'))).toMatch(/\(none\)\s+1\s+100\.0%/);
+  });
 });
