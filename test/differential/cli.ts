@@ -101,8 +101,9 @@ await runConformance({
       const [fromLegacy, fromLintel] = await Promise.all([legacy.send(a), lintel.send(b)]);
       if (!r.write && tally.shouldLearn(r.route)) tally.learn(r.route, fromLegacy, await legacy.send(a), norm);
       // The legacy site's language plugin is not on the oracle: it answers the unprefixed route, whose links have no locale.
-      const lintelJson = parsed(r.locale ? { ...fromLintel, body: withoutLocale(fromLintel.body, r.locale) } : fromLintel);
-      const asLegacy = lintelJson === undefined ? fromLintel : { ...fromLintel, body: JSON.stringify(ids.asLegacy(lintelJson)) };
+      const unprefixed = r.locale ? withoutLocale(fromLintel, r.locale) : fromLintel;
+      const lintelJson = parsed(unprefixed);
+      const asLegacy = lintelJson === undefined ? unprefixed : { ...unprefixed, body: JSON.stringify(ids.asLegacy(lintelJson)) };
       if (r.write && r.method === 'POST' && !r.path.includes(ID_SLOT) && fromLegacy.status < 300 && fromLintel.status < 300) ids.created(r.path, parsed(fromLegacy), lintelJson);
       const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
       const { fresh } = tally.add(r.route, r.namespace, found, listed.forRoute(r.effective, r.template), { legacy: legacy.curl(a), lintel: lintel.curl(b) }, /(^|&)_envelope=/.test(r.query), featuresOf(r));
@@ -132,10 +133,18 @@ await runConformance({
   },
 });
 
-/** Lintel's links under a locale (`…/fr/wp-json/…`, and `home`, `…/fr` itself) as the unprefixed ones the oracle answers. */
-function withoutLocale(body: string, locale: string): string {
-  const prefixed = `${ORACLE_BASE}${locale}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return body.replace(new RegExp(`${prefixed}(?=[/"?#]|$)`, 'g'), ORACLE_BASE);
+/**
+ * Lintel's answer under a locale as the unprefixed one the oracle answers: its links (`…/fr/wp-json/…`,
+ * and `home`, `…/fr` itself) in the body and headers (`Location`, `Link`), and the site address the
+ * calendar's global IDs are made of (`127.0.0.1/fr?id=6`).
+ */
+function withoutLocale(a: Answer, locale: string): Answer {
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const link = new RegExp(`${literal(`${ORACLE_BASE}${locale}`)}(?=[/"?#]|$)`, 'g');
+  const host = new URL(ORACLE_BASE).hostname;
+  const globalId = new RegExp(`(?<=")${literal(`${host}${locale}`)}(?=\\?id=)`, 'g');
+  const strip = (s: string) => s.replace(link, ORACLE_BASE).replace(globalId, host);
+  return { ...a, body: strip(a.body), headers: Object.fromEntries(Object.entries(a.headers).map(([k, v]) => [k, strip(v)])) };
 }
 
 function slugOf(r: DiffRequest): string {
