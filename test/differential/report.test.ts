@@ -13,13 +13,13 @@ describe('differential report', () => {
   it('counts a request differing only where a row for its route allows as allowed, anything else as a difference', () => {
     const tally = new Tally();
     const route = 'GET /calendar/events/v1/venues';
-    const listings = rows.forRoute('GET', '/calendar/events/v1/venues');
+    const listings = rows.forRoute('GET', '/calendar/events/v1/venues', { status: 200 });
     const add = (legacy: unknown, lintel: unknown) => tally.add(route, 'calendar/events/v1', tally.compare(route, answer(200, legacy), answer(200, lintel), norm), listings, curls).verdict;
     expect(add([{ id: 1, order: 1 }], [{ id: 1, order: 1 }])).toBe('identical');
     expect(add([{ id: 1, order: 1 }], [{ id: 1, order: 2 }])).toBe('allowed');
     expect(add([{ id: 1, order: 1 }], [{ id: 2, order: 2 }])).toBe('differs');
     // The row names the list route only: the same difference on the item route counts.
-    const item = tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', tally.compare(route, answer(200, { order: 1 }), answer(200, { order: 2 }), norm), rows.forRoute('GET', '/calendar/events/v1/venues/{id}'), curls);
+    const item = tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', tally.compare(route, answer(200, { order: 1 }), answer(200, { order: 2 }), norm), rows.forRoute('GET', '/calendar/events/v1/venues/{id}', { status: 200 }), curls);
     expect(item.verdict).toBe('differs');
 
     // Inside an envelope the row's paths are read below `$.body`.
