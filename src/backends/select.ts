@@ -17,7 +17,7 @@ import { restFailure, siteFailure } from './failure.ts';
 import { forwardBackend, openOrigin, type Origin } from './forward.ts';
 import { forwardedIndex, originIndex, type ForwardedIndex, type ForwardedNamespace } from './legacy-index.ts';
 import { shadowing, ShadowLane } from './shadow.ts';
-import { loadDeviations } from '../compare/deviations.ts';
+import { type LegacyAnswer, loadDeviations } from '../compare/deviations.ts';
 import { isRecordPage } from '../http/record-paths.ts';
 
 /** The namespace whose mode the calendar's site pages, feeds and oEmbed follow. */
@@ -109,10 +109,10 @@ export function buildBackends(deps: BackendDeps): Backends {
   };
   const routeOf = (call: BackendCall, name: string, namespace: string) => `${call.method.toUpperCase()} ${contractRoute(call, name, namespace).replace(/\/\d+(?=\/|$)/g, '/{n}')}`;
   const deviations = loadDeviations();
-  /** The rows of DEVIATIONS.md for a call's route template. */
-  const listedFor = (call: BackendCall, name: string, namespace: string) => {
+  /** The rows of DEVIATIONS.md for a call's route template and the legacy site's answer to it. */
+  const listedFor = (call: BackendCall, name: string, namespace: string, legacy: LegacyAnswer) => {
     const template = deps.templateOf?.(call.method, contractRoute(call, name, namespace));
-    return template ? deviations.forRoute(call.method, template) : [];
+    return template ? deviations.forRoute(call.method, template, legacy) : [];
   };
   /** The backends of every forwarded or shadowed name, for namespaces served as `namespaces` says. */
   const serve = (namespaces: Record<string, NamespaceMapping>) => {
@@ -147,7 +147,7 @@ export function buildBackends(deps: BackendDeps): Backends {
                 lane,
                 normalise: { aliases: { [upstream]: namespace, ...Object.fromEntries(m.aliases.map((a) => [a, namespace])) } },
                 routeOf: (call) => routeOf(call, name, namespace),
-                deviations: (call) => listedFor(call, name, namespace),
+                deviations: (call, legacy) => listedFor(call, name, namespace, legacy),
                 record: deps.record,
                 count: (result) => deps.metrics?.shadow.inc({ namespace, result }),
               })(...(primaryIs === 'lintel' ? [deps.translate, forward] : [forward, deps.translate]));

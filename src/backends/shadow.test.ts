@@ -40,7 +40,7 @@ function setup(primary: Backend, secondary: Backend, over: { sample?: number; no
     normalise: { aliases: { 'simple-history/v1': 'history/v1' } },
     routeOf: (c) => `${c.method} /history/v1/events/{n}`,
     record: async (c) => void recorded.push(c),
-    deviations: over.deviations && ((c) => over.deviations!.forRoute(c.method, '/history/v1/events/{id}')),
+    deviations: over.deviations && ((c) => over.deviations!.forRoute(c.method, '/history/v1/events/{id}', { status: 200 })),
   })(primary, secondary);
   return { backend, recorded, lane };
 }

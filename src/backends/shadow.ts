@@ -52,7 +52,7 @@ export interface ShadowOptions {
   /** The route a call counts under (`GET /history/v1/events/{n}`). */
   routeOf: (call: BackendCall) => string;
   /** The rows of DEVIATIONS.md whose `routes:` name the read's route: what they allow is no mismatch. */
-  deviations?: (call: BackendCall) => Listing[];
+  deviations?: (call: BackendCall, legacy: ShadowAnswer) => Listing[];
   record: (c: ShadowComparison) => Promise<void>;
   /** Counts each read by result (the metrics' `lintel_shadow_comparisons_total`). */
   count?: (result: 'match' | 'mismatch' | 'skipped' | 'failed') => void;
@@ -82,7 +82,7 @@ function shadowBackend(o: ShadowOptions, primarySide: Backend, secondarySide: Ba
       const learned = noise.get(route) ?? new Set<string>();
       if (again) for (const d of differences(primary, again, o.normalise)) learned.add(generalise(d.path));
       noise.set(route, learned);
-      const listed = o.deviations?.(call) ?? [];
+      const listed = o.deviations?.(call, o.primaryIs === 'legacy' ? primary : shadow) ?? [];
       const found = differences(primary, shadow, o.normalise).filter((d) => !learned.has(generalise(d.path)) && !allowedBy(listed, d.path));
       o.count?.(found.length ? 'mismatch' : 'match');
       const url = call.path + (call.query ? `?${call.query}` : '');

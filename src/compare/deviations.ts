@@ -12,9 +12,11 @@ export const DEVIATIONS_FILE = fileURLToPath(new URL('../../DEVIATIONS.md', impo
 
 /**
  * What a row allows to differ, from its `allows` column: `status`, `header: Allow, Cache-Control`,
- * `body: $.id, $.events[*].description` and `routes: GET /namespace/route/{id}`, joined by `;`. A body
- * path covers everything below it; `*` stands for any run of characters (an array index, a key or part
- * of one, a route segment). A text body (iCal, exports) is the single value `$`.
+ * `body: $.id, $.events[*].description`, `routes: GET /namespace/route/{id}` and `legacy: 500`, joined
+ * by `;`. A body path covers everything below it; `*` stands for any run of characters (an array index,
+ * a key or part of one, a route segment). A text body (iCal, exports) is the single value `$`. With
+ * `legacy:`, the row applies only where the legacy site answered one of those statuses (its PHP
+ * crashes: a 500 is never behaviour to keep, whatever Lintel answers instead).
  */
 export interface Allowance {
   status: boolean;
@@ -23,6 +25,8 @@ export interface Allowance {
   body: string[];
   /** `METHOD /route/{template}` patterns (method `*` for any), in the contract's namespace names. */
   routes: string[];
+  /** The legacy answer's statuses the row is limited to; empty: any. */
+  legacy: number[];
 }
 
 export interface Listing {
@@ -31,15 +35,16 @@ export interface Listing {
 }
 
 export function parseAllows(cell: string): Allowance {
-  const out: Allowance = { status: false, headers: [], body: [], routes: [] };
+  const out: Allowance = { status: false, headers: [], body: [], routes: [], legacy: [] };
   for (const part of cell.replace(/`/g, '').split(';').map((p) => p.trim())) {
     if (part === '' || /^[-–—]$/.test(part)) continue;
-    const m = /^(status|header|body|routes)\s*(?::\s*(.*))?$/.exec(part);
-    if (!m) throw new Error(`DEVIATIONS.md: cannot read "${part}" in an allows cell (status; header: A, B; body: $.x, $.y[*].z; routes: GET /a/{id})`);
+    const m = /^(status|header|body|routes|legacy)\s*(?::\s*(.*))?$/.exec(part);
+    if (!m) throw new Error(`DEVIATIONS.md: cannot read "${part}" in an allows cell (status; header: A, B; body: $.x, $.y[*].z; routes: GET /a/{id}; legacy: 500)`);
     if (m[1] === 'status') out.status = true;
     // Header names and routes hold no commas; body paths may (quoted keys), so they are split only before the next `$`.
     else if (m[1] === 'header') out.headers.push(...list(m[2]).map((h) => h.toLowerCase()));
     else if (m[1] === 'routes') out.routes.push(...list(m[2]).map(routePattern));
+    else if (m[1] === 'legacy') out.legacy.push(...list(m[2]).map(statusCode));
     else out.body.push(...(m[2] ?? '').split(/,\s*(?=\$)/).map((b) => b.trim()).filter(Boolean));
   }
   return out;
@@ -51,6 +56,11 @@ function routePattern(s: string): string {
   const m = /^(\*|GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD)\s+(\/\S*)$/i.exec(s);
   if (!m) throw new Error(`DEVIATIONS.md: cannot read the route "${s}" (METHOD /namespace/route, method * for any)`);
   return `${m[1].toUpperCase()} ${m[2]}`;
+}
+
+function statusCode(s: string): number {
+  if (!/^[1-5]\d\d$/.test(s)) throw new Error(`DEVIATIONS.md: cannot read the legacy status "${s}" (legacy: 500)`);
+  return Number(s);
 }
 
 const glob = (pattern: string, tail: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}${tail}`);
@@ -67,6 +77,13 @@ export function allowedBy(listings: Listing[], path: string): boolean {
   const at = path === 'body (text)' ? '$' : path;
   return listings.some((l) => l.allows.body.some((p) => pathGlob(p).test(at)));
 }
+
+/** What a row's `legacy:` condition reads of the legacy site's answer (inside `_envelope`: the enveloped status). */
+export interface LegacyAnswer {
+  status: number;
+}
+
+const applies = (l: Listing, legacy: LegacyAnswer) => l.allows.legacy.length === 0 || l.allows.legacy.includes(legacy.status);
 
 /** The rows of DEVIATIONS.md, looked up by capture or by route. */
 export class Deviations {
@@ -92,15 +109,18 @@ export class Deviations {
     }
   }
 
-  /** The rows naming a capture (`"050"`) in their `captures` column. */
-  forCapture(seq: string): Listing[] {
-    return this.#byCapture.get(seq) ?? [];
+  /** The rows naming a capture (`"050"`) in their `captures` column, as far as they apply to its recorded answer. */
+  forCapture(seq: string, legacy: LegacyAnswer): Listing[] {
+    return (this.#byCapture.get(seq) ?? []).filter((l) => applies(l, legacy));
   }
 
-  /** The rows whose `routes:` name a request's method and route template (`/calendar/events/v1/events/{id}`). */
-  forRoute(method: string, template: string): Listing[] {
+  /**
+   * The rows whose `routes:` name a request's method and route template (`/calendar/events/v1/events/{id}`),
+   * as far as they apply to the legacy site's answer.
+   */
+  forRoute(method: string, template: string, legacy: LegacyAnswer): Listing[] {
     const key = `${method.toUpperCase()} ${template}`;
-    return this.#byRoute.filter((r) => r.pattern.test(key)).map((r) => r.listing);
+    return this.#byRoute.filter((r) => r.pattern.test(key) && applies(r.listing, legacy)).map((r) => r.listing);
   }
 }
 

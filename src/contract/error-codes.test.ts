@@ -4,7 +4,7 @@ import { RestError } from './errors.ts';
 
 // Arguments for the factories that need some; every other factory is called with none.
 const ARGS: Record<string, unknown[]> = {
-  'core.invalidJson': ['Syntax error'],
+  'core.invalidJson': [{ code: 4, message: 'Syntax error' }],
   'core.missingParams': [['id']],
   'core.invalidParams': ['id', { params: { id: 'id is not of type integer.' }, details: [] }],
   'core.forbidden': [true],

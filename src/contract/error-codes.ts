@@ -3,8 +3,9 @@
  * Callers throw `errors.<area>.<name>(...)`; no other module builds a `RestError` itself.
  * Codes, messages and statuses are the legacy site's wherever it had the error (tests and
  * conformance captures assert them byte for byte); the others are Lintel's own (see DEVIATIONS.md).
- * This module imports nothing but `RestError`, so any module may import it without a cycle.
+ * This module imports nothing but `RestError` (and a type of lib/), so any module may import it without a cycle.
  */
+import type { PhpJsonError } from '../lib/php-json.ts';
 import { RestError, type RestErrorBody } from './errors.ts';
 
 /** The 429 of a throttled login; `retryAfter` (seconds) goes out as the `Retry-After` header. */
@@ -31,8 +32,8 @@ export const errors = {
   core: {
     noRoute: () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404),
     routeNotString: () => new WpDie('rest_path_invalid_type', 'The REST route parameter must be a string.', 400),
-    invalidJson: (detail: string) =>
-      new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: detail }),
+    invalidJson: (e: PhpJsonError) =>
+      new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: e.code, json_error_message: e.message }),
     missingParams: (params: string[]) =>
       new RestError('rest_missing_callback_param', `Missing parameter(s): ${params.join(', ')}`, 400, { params }),
     /** `params` and `details` keyed by parameter name; an empty details list is `[]`, as PHP encodes it. */

@@ -4,8 +4,9 @@
  */
 import Busboy from 'busboy';
 import type { UploadedFile } from '../contract/context.ts';
-import { asParamMaps, paramMap, parsePhpParams, parseQueryString, type Params } from '../lib/php-params.ts';
+import { asParamMaps, paramMap, parsePhpParams, parseQueryString, Repeated, type Params } from '../lib/php-params.ts';
 import { safeDecode } from '../lib/url-encoding.ts';
+import { decodePhpJson, type Decoded } from '../lib/php-json.ts';
 
 export interface RestLocation {
   locale: string | null;
@@ -21,41 +22,83 @@ export interface RestPrefixes {
   locales: readonly string[];
 }
 
-function untrailingslash(route: string): string {
-  const r = route.replace(/\/+$/, '');
-  return r === '' ? '/' : r.startsWith('/') ? r : `/${r}`;
+/**
+ * What rest_api_loaded serves for a `rest_route`: trailing slashes (and, from the query, backslashes)
+ * go, and nothing left is the index. The route is matched as it is: without its leading slash
+ * (`?rest_route=oembed/1.0`) or with two (`/wp-json//oembed/1.0`) it names no route.
+ */
+function restRoute(route: string, trailing: RegExp): string {
+  const r = route.replace(trailing, '');
+  return r === '' || r === '0' ? '/' : r;
+}
+
+/**
+ * The `rest_route` query variable as WordPress reads it: a repeated name is its last value, and an
+ * empty one (`''` or `'0'`, PHP's empty()) names no route at all.
+ */
+function namedRoute(query: Params): string | undefined | { notString: true } | { empty: true } {
+  const v = query.rest_route instanceof Repeated ? query.rest_route.at(-1) : query.rest_route;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') return { notString: true };
+  return v === '' || v === '0' ? { empty: true } : v;
+}
+
+/** Where `rest_route` applies: under the REST prefix (the route its path names) or on the site root (`/`, `index.php`), with or without a locale. */
+interface Entry {
+  locale: string | null;
+  /** `/fr`, or `''`: the part of the path before the prefix or the root. */
+  localePath: string;
+  /** The route the rewrite rule makes of a path under the prefix; null on the site root. */
+  byPath: string | null;
+  indexPhp: boolean;
+}
+
+function entryOf(pathname: string, p: RestPrefixes): Entry | null {
+  const segs = pathname.split('/');
+  // segs[0] is '' (leading slash)
+  const first = segs[1]?.toLowerCase();
+  const i = first && p.locales.includes(first) && segs.length > 2 ? 2 : 1;
+  const locale = i === 2 ? first! : null;
+  const localePath = segs.slice(0, i).join('/');
+  if (segs[i]?.toLowerCase() === p.restPrefix.toLowerCase()) return { locale, localePath, byPath: restRoute(`/${safeDecode(segs.slice(i + 1).join('/'))}`, /\/+$/), indexPhp: false };
+  const rest = segs.slice(i).join('/');
+  return rest === '' || rest === 'index.php' ? { locale, localePath, byPath: null, indexPhp: rest === 'index.php' } : null;
 }
 
 /**
  * `/{prefix}/...`, `/{locale}/{prefix}/...`, or `?rest_route=/...` on the site root (with or
  * without a locale, or `index.php`), as the legacy rewrite rules accept them. WordPress reads the
  * query's `rest_route` before the one the rewrite rule makes of the path, so a non-empty one names
- * the route under the prefix too (`/wp-json/oembed/1.0?rest_route=/redirection/v1`).
+ * the route under the prefix too (`/wp-json/oembed/1.0?rest_route=/redirection/v1`), and an empty one
+ * makes the request none of the API's (see `frontPage`).
  */
 export function locateRest(pathname: string, query: Params, p: RestPrefixes): RestLocation | null {
-  const segs = pathname.split('/');
-  // segs[0] is '' (leading slash)
-  let i = 1;
-  let locale: string | null = null;
-  const first = segs[1]?.toLowerCase();
-  if (first && p.locales.includes(first) && segs.length > 2) {
-    locale = first;
-    i = 2;
-  }
-  const head = segs[i]?.toLowerCase();
-  const named = query.rest_route;
-  if (head === p.restPrefix.toLowerCase()) {
-    const route = untrailingslash(safeDecode(segs.slice(i + 1).join('/')));
-    if (typeof named === 'string') return named === '' ? { locale, route } : { locale, route: untrailingslash(named), byQuery: true };
-    return named === undefined || named === null ? { locale, route } : { locale, route, routeNotString: true };
-  }
-  const rest = segs.slice(i).join('/');
-  if ((rest === '' || rest === 'index.php') && typeof named === 'string') return { locale, route: untrailingslash(named), byQuery: true };
-  if ((rest === '' || rest === 'index.php') && named !== undefined && named !== null) return { locale, route: '/', routeNotString: true };
-  return null;
+  const entry = entryOf(pathname, p);
+  if (!entry) return null;
+  const { locale, byPath } = entry;
+  const named = namedRoute(query);
+  if (named === undefined) return byPath === null ? null : { locale, route: byPath };
+  if (typeof named === 'string') return { locale, route: restRoute(named, /[/\\]+$/), byQuery: true };
+  return 'notString' in named ? { locale, route: byPath ?? '/', routeNotString: true } : null;
 }
 
-export type JsonBody = { ok: true; value: unknown } | { ok: false; error: string } | null;
+/**
+ * A request WordPress answers with its front page rather than the API: an empty `rest_route` (`''`
+ * or `'0'`) on the site root, `index.php` or a path under the REST prefix (the rewrite rule matched,
+ * but the empty variable makes it no REST request). Before the page, redirect_canonical sends a GET
+ * or HEAD to the page's canonical address: the path with its trailing slash (the site root for
+ * `index.php`), the query as sent. Returns that path, `page`, or null for any other request.
+ */
+export function frontPage(method: string, pathname: string, query: Params, p: RestPrefixes): { redirect: string } | 'page' | null {
+  const named = namedRoute(query);
+  const entry = named !== undefined && typeof named !== 'string' && 'empty' in named ? entryOf(pathname, p) : null;
+  if (!entry) return null;
+  if (method !== 'GET' && method !== 'HEAD') return 'page';
+  if (entry.indexPhp) return { redirect: `${entry.localePath}/` };
+  return pathname.endsWith('/') ? 'page' : { redirect: `${pathname}/` };
+}
+
+export type JsonBody = Decoded | null;
 
 export interface RestBody {
   /** Parsed JSON when the Content-Type is a JSON media type (the error is reported after routing). */
@@ -72,13 +115,8 @@ export async function readBody(contentType: string | undefined, raw: Buffer | un
   const empty: RestBody = { json: null, form: null, files: new Map() };
   if (!raw || raw.length === 0) return empty;
   const ct = contentType ?? '';
-  if (JSON_TYPE.test(ct)) {
-    try {
-      return { ...empty, json: { ok: true, value: JSON.parse(raw.toString('utf8'), asParamMaps) } };
-    } catch (e) {
-      return { ...empty, json: { ok: false, error: (e as Error).message } };
-    }
-  }
+  // Parsed as PHP's json_decode, whose error the JSON error reports.
+  if (JSON_TYPE.test(ct)) return { ...empty, json: decodePhpJson(raw, asParamMaps) };
   if (/^multipart\/form-data/i.test(ct)) return readMultipart(ct, raw);
   if (ct === '' || /^application\/x-www-form-urlencoded/i.test(ct)) return { ...empty, form: parseQueryString(raw.toString('utf8')) };
   return empty;

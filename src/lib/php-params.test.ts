@@ -10,6 +10,10 @@ describe('PHP-style query parsing', () => {
     expect(parseQueryString('a.b=1&c%20d=2')).toEqual({ a_b: '1', c_d: '2' });
   });
 
+  it('drops leading spaces of a key and ends it at a NUL byte, as PHP does', () => {
+    expect(parseQueryString('%20%20rest_route=/x&per_page%00zz=3&%20=4')).toEqual({ rest_route: '/x', per_page: '3' });
+  });
+
   it('turns an unclosed [ into _ and keeps the rest of the key, as PHP does', () => {
     expect(parseQueryString('rest%5Broute=/x&a.b[c.d=1')).toEqual({ rest_route: '/x', 'a_b_c.d': '1' });
   });

@@ -1,6 +1,7 @@
 /**
  * Query strings and form bodies parsed as PHP's `parse_str` does, which is what legacy clients
- * rely on: `a[]=1&a[]=2` is a list, `a[k]=v` a map, `.` and spaces in top-level keys become `_`.
+ * rely on: `a[]=1&a[]=2` is a list, `a[k]=v` a map, `.` and spaces in top-level keys become `_`,
+ * leading spaces are dropped and a name ends at a NUL byte.
  * One extension: a plain key sent more than once collects its values (`Repeated`), which array
  * arguments take as a list and scalar arguments take the last of, as PHP would.
  */
@@ -23,7 +24,9 @@ export function paramMap(): Params {
 
 export function parsePhpParams(pairs: Iterable<[string, string]>): Params {
   const out = paramMap();
-  for (const [rawKey, value] of pairs) {
+  for (const [sentKey, value] of pairs) {
+    // PHP reads a name as a C string (it ends at a NUL byte) and drops its leading spaces (` rest_route` is `rest_route`).
+    const rawKey = sentKey.split('\0', 1)[0]!.replace(/^ +/, '');
     const open = rawKey.indexOf('[');
     // PHP turns an unclosed `[` into `_` and keeps the rest of the name as it is (`rest[route` is `rest_route`).
     const unclosed = open >= 0 && !rawKey.includes(']', open);

@@ -73,8 +73,9 @@ describe('reading the allows column', () => {
       headers: ['x-wp-total', 'cache-control'],
       body: ['$.events[*].description', '$.routes["/a,b"]'],
       routes: [],
+      legacy: [],
     });
-    expect(parseAllows('-')).toEqual({ status: false, headers: [], body: [], routes: [] });
+    expect(parseAllows('-')).toEqual({ status: false, headers: [], body: [], routes: [], legacy: [] });
     expect(() => parseAllows('bodies: $.x')).toThrow(/cannot read/);
   });
 
@@ -95,21 +96,32 @@ describe('reading the allows column', () => {
   });
 
   it('applies a row with routes to the requests of those routes only', () => {
+    const ok = { status: 200 };
     const rows = new Deviations([
       { id: 'lists', captures: '-', allows: 'routes: GET /calendar/events/v1/venues, * /redirection/v1/export/*; body: $.total' },
       { id: 'one', captures: '050', allows: 'status' },
     ]);
-    expect(rows.forRoute('get', '/calendar/events/v1/venues').map((l) => l.id)).toEqual(['lists']);
-    expect(rows.forRoute('GET', '/calendar/events/v1/venues/{id}')).toEqual([]);
-    expect(rows.forRoute('POST', '/calendar/events/v1/venues')).toEqual([]);
-    expect(rows.forRoute('POST', '/redirection/v1/export/{module}/{format}').map((l) => l.id)).toEqual(['lists']);
-    expect(rows.forCapture('050').map((l) => l.id)).toEqual(['one']);
-    expect(rows.forCapture('051')).toEqual([]);
+    expect(rows.forRoute('get', '/calendar/events/v1/venues', ok).map((l) => l.id)).toEqual(['lists']);
+    expect(rows.forRoute('GET', '/calendar/events/v1/venues/{id}', ok)).toEqual([]);
+    expect(rows.forRoute('POST', '/calendar/events/v1/venues', ok)).toEqual([]);
+    expect(rows.forRoute('POST', '/redirection/v1/export/{module}/{format}', ok).map((l) => l.id)).toEqual(['lists']);
+    expect(rows.forCapture('050', ok).map((l) => l.id)).toEqual(['one']);
+    expect(rows.forCapture('051', ok)).toEqual([]);
     expect(() => parseAllows('routes: /no/method')).toThrow(/cannot read the route/);
   });
 
+  it('applies a row with legacy: only where the legacy site answered one of its statuses', () => {
+    expect(parseAllows('legacy: 500, 502; status').legacy).toEqual([500, 502]);
+    expect(() => parseAllows('legacy: crash')).toThrow(/cannot read the legacy status/);
+    const rows = new Deviations([{ id: 'crash', captures: '050', allows: 'legacy: 500; status; routes: GET /calendar/events/v1/tags' }]);
+    expect(rows.forRoute('GET', '/calendar/events/v1/tags', { status: 500 }).map((l) => l.id)).toEqual(['crash']);
+    expect(rows.forRoute('GET', '/calendar/events/v1/tags', { status: 400 })).toEqual([]);
+    expect(rows.forCapture('050', { status: 500 }).map((l) => l.id)).toEqual(['crash']);
+    expect(rows.forCapture('050', { status: 200 })).toEqual([]);
+  });
+
   it('lists every row of DEVIATIONS.md that names a capture, with its allowances', () => {
-    const listed = loadDeviations().forCapture('431');
+    const listed = loadDeviations().forCapture('431', { status: 500 });
     expect(listed.map((l) => l.id)).toEqual(['history-unstick-not-sticky']);
     expect(listed[0].allows.status).toBe(true);
   });

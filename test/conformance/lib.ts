@@ -315,7 +315,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
         if (c.seq === '042') index = { recorded: c.response.body_json as IndexBody, served: safeJson(res.body) as IndexBody };
         // 029's recorded answer is a wp/v2 post: only the status says whether the password was set.
         const differences = c.seq === '029' ? (res.status === 200 ? [] : [{ path: 'status', expected: 200, actual: res.status }]) : compare(c, res, norm);
-        outcome = judge(c, group, differences, deviations.forCapture(c.seq));
+        outcome = judge(c, group, differences, deviations.forCapture(c.seq, c.response));
       }
       if (c.seq === SEED_FRONT_END_AFTER) await seedFrontEnd(app, captures);
       outcomes.push(outcome);

@@ -75,7 +75,10 @@ describe('validation errors', () => {
   it('reports a bad JSON body after routing, and an unknown route first', async () => {
     const bad = await req('POST', '/wp-json/echo/v1/items', { payload: '{"title":', headers: { 'content-type': 'application/json' } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().code).toBe('rest_invalid_json');
+    expect(bad.json()).toEqual({ code: 'rest_invalid_json', message: 'Invalid JSON body passed.', data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' } });
+    // PHP's json_decode refuses an unpaired surrogate escape, which JSON.parse takes.
+    const surrogate = await req('POST', '/wp-json/echo/v1/items', { payload: '{"title":"\\ud800"}', headers: { 'content-type': 'application/json' } });
+    expect(surrogate.json().data).toEqual({ status: 400, json_error_code: 10, json_error_message: 'Single unpaired UTF-16 surrogate in unicode escape' });
     const noRoute = await req('POST', '/wp-json/echo/v1/nothing', { payload: '{', headers: { 'content-type': 'application/json' } });
     expect(noRoute.json().code).toBe('rest_no_route');
   });
@@ -113,13 +116,42 @@ describe('request forms', () => {
     expect((await get('/wp-json/echo/v1/items/9?rest_route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
     // PHP reads `rest[route` as `rest_route`.
     expect((await get('/wp-json/echo/v1/items/9?rest[route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
-    expect((await get('/wp-json/echo/v1/items/3?rest_route=')).json()).toEqual({ id: 3, method: 'GET' });
     for (const url of ['/wp-json/echo/v1/items/3?rest_route[]=/echo/v1/items/3', '/?rest_route[a]=x', '/wp-json/echo/v1/items/3?rest_route[]=x&_envelope=1']) {
       const r = await req('GET', url, { headers: { authorization: 'Basic bm9ib2R5Ong=' } });
       expect(r.statusCode, url).toBe(400);
       expect(r.headers.allow, url).toBeUndefined();
       expect(r.headers['cache-control'], url).toBe('no-cache, must-revalidate, max-age=0, no-store, private');
       expect(r.json(), url).toEqual({ code: 'rest_path_invalid_type', message: 'The REST route parameter must be a string.', data: { status: 400 }, additional_errors: [] });
+    }
+  });
+
+  it("reads every spelling PHP registers as rest_route, its last value, and matches it as WordPress does", async () => {
+    for (const url of ['/?%20rest_route=/echo/v1/items/3', '/?rest.route=/echo/v1/items/3', '/?rest_route=/x&rest_route=/echo/v1/items/3', '/?rest_route=/echo/v1/items/3/%5C']) {
+      expect((await get(url)).json(), url).toEqual({ id: 3, method: 'GET' });
+    }
+    // The route is matched as it is: without its leading slash, or with two, it names none.
+    for (const url of ['/?rest_route=echo/v1/items/3', '/wp-json//echo/v1/items/3']) expect((await get(url)).json().code, url).toBe('rest_no_route');
+    expect((await get('/?rest_route=/0/')).json().code).toBe('rest_no_route');
+    expect((await get('/wp-json/echo/v1/items/3?rest_route=//')).json().namespaces).toBeDefined();
+  });
+
+  it('answers the front page to an empty rest_route, after the canonical redirect of a GET, as WordPress does', async () => {
+    for (const [url, location] of [
+      ['/wp-json/echo/v1/items/3?rest_route=&a[b=1', '/wp-json/echo/v1/items/3/?rest_route=&a[b=1'],
+      ['/de/wp-json/echo/v1/items?rest.route=0', '/de/wp-json/echo/v1/items/?rest.route=0'],
+      ['/index.php?rest_route=', '/?rest_route='],
+    ]) {
+      const r = await get(url);
+      expect(r.statusCode, url).toBe(301);
+      expect(r.headers.location, url).toBe(`${TEST_BASE}${location}`);
+      expect(r.headers['x-redirect-by'], url).toBe('WordPress');
+      expect(r.body, url).toBe('');
+    }
+    for (const [method, url] of [['GET', '/wp-json/echo/v1/items/3/?%20rest_route='], ['GET', '/?rest_route=0'], ['POST', '/wp-json/echo/v1/items?rest_route='], ['DELETE', '/wp-json/?rest_route=']]) {
+      const r = await req(method, url);
+      expect(r.statusCode, url).toBe(200);
+      expect(r.headers['content-type'], url).toBe('text/html; charset=UTF-8');
+      expect(r.body, url).toContain('<h1>');
     }
   });
 

@@ -8,12 +8,15 @@
 import { Command } from 'commander';
 import fc from 'fast-check';
 import { Deviations, loadDeviations } from '../../src/compare/deviations.ts';
+import { LegacyClient } from '../../src/import/client.ts';
+import { importResources } from '../../src/import/index.ts';
+import { runImport } from '../../src/import/resource.ts';
 import { aliasNames, loadCaptures, ORACLE_BASE, runConformance } from '../conformance/lib.ts';
 import { legacySide, lintelSide, type Answer, type Sent, type Side } from './clients.ts';
 import { IdMap } from './ids.ts';
 import { Recorder } from './record.ts';
 import { printReport, Tally } from './report.ts';
-import { differentialRequests, ID_SLOT, type DiffRequest } from './requests.ts';
+import { differentialRequests, featuresOf, ID_SLOT, type DiffRequest } from './requests.ts';
 
 const opts = new Command()
   .name('npm run differential --')
@@ -32,10 +35,11 @@ const opts = new Command()
   .option('--record <dir>', 'write the legacy answer of each new difference as a capture file (reads by the admin or anonymous on seeded records)')
   .option('--record-from <n>', 'number of the first recorded capture', (v) => Number.parseInt(v, 10), 600)
   .option('--examples <n>', 'distinct differences shown per route', (v) => Number.parseInt(v, 10), 6)
+  .option('--classes <n>', 'unlisted classes of difference shown over all routes, most requests first', (v) => Number.parseInt(v, 10), 40)
   .option('--max-seconds <n>', 'stop sending after this long and report what was compared', (v) => Number.parseInt(v, 10))
   .option('--concurrency <n>', 'reads in flight at once (writes run alone)', (v) => Number.parseInt(v, 10), 4)
   .parse()
-  .opts<{ origin: string; user: string; appPassword: string; seed: number; runs: number; only?: string; record?: string; recordFrom: number; examples: number; concurrency: number; maxSeconds?: number }>();
+  .opts<{ origin: string; user: string; appPassword: string; seed: number; runs: number; only?: string; record?: string; recordFrom: number; examples: number; classes: number; concurrency: number; maxSeconds?: number }>();
 
 /** The seed captures, and the recorded reads the runner learns the seed's front-end requests (243, 248) and Redirection's token (264) from. */
 const captures = loadCaptures().filter((c) => Number(c.seq) <= 41 || ['243', '248', '264'].includes(c.seq));
@@ -72,6 +76,11 @@ await runConformance({
     // Redirection's token is drawn at random when the legacy site was built: Lintel takes the oracle's.
     const setting = await legacy.send(sent(legacy, { ...SETTING, caller: 'administrator' }, 0));
     await app.store.redirection.settings.save({ token: (JSON.parse(setting.body) as { settings: { token: string } }).settings.token });
+    // Lintel's audit log is built by the replay, the legacy one by the site's build (plugin installs, its
+    // own users): both sides start from the legacy log, imported as `lintel import` does, so the history
+    // reads compare the two servers and not the two ways the log was filled.
+    await app.store.history.deleteEvents(await app.store.history.allIds());
+    await runImport({ store: app.store, source: opts.origin, resources: importResources(new LegacyClient(opts.origin, opts.user, opts.appPassword), ['history']) });
     const norm = { aliases: aliasNames(app.services.mappings) };
     const ids = new IdMap();
     const tally = new Tally();
@@ -92,11 +101,14 @@ await runConformance({
       const [fromLegacy, fromLintel] = await Promise.all([legacy.send(a), lintel.send(b)]);
       if (!r.write && tally.shouldLearn(r.route)) tally.learn(r.route, fromLegacy, await legacy.send(a), norm);
       // The legacy site's language plugin is not on the oracle: it answers the unprefixed route, whose links have no locale.
-      const lintelJson = parsed(r.locale ? { ...fromLintel, body: withoutLocale(fromLintel.body, r.locale) } : fromLintel);
-      const asLegacy = lintelJson === undefined ? fromLintel : { ...fromLintel, body: JSON.stringify(ids.asLegacy(lintelJson)) };
+      const unprefixed = r.locale ? withoutLocale(fromLintel, r.locale) : fromLintel;
+      const lintelJson = parsed(unprefixed);
+      const asLegacy = lintelJson === undefined ? unprefixed : { ...unprefixed, body: JSON.stringify(ids.asLegacy(lintelJson)) };
       if (r.write && r.method === 'POST' && !r.path.includes(ID_SLOT) && fromLegacy.status < 300 && fromLintel.status < 300) ids.created(r.path, parsed(fromLegacy), lintelJson);
       const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
-      const { fresh } = tally.add(r.route, r.namespace, found, listed.forRoute(r.effective, r.template), { legacy: legacy.curl(a), lintel: lintel.curl(b) }, /(^|&)_envelope=/.test(r.query));
+      const enveloped = /(^|&)_envelope=/.test(r.query);
+      const rows = listed.forRoute(r.effective, r.template, { status: enveloped ? ((parsed(fromLegacy) as { status?: number } | undefined)?.status ?? fromLegacy.status) : fromLegacy.status });
+      const { fresh } = tally.add(r.route, r.namespace, found, rows, { legacy: legacy.curl(a), lintel: lintel.curl(b) }, enveloped, featuresOf(r));
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);
       if (++done % 1000 === 0) console.log(`  ${done} requests, ${Math.round((Date.now() - started) / 1000)} s`);
@@ -117,16 +129,24 @@ await runConformance({
       if (r.write || inFlight.size >= opts.concurrency) await (r.write ? p : Promise.race(inFlight));
     }
     await Promise.all(inFlight);
-    for (const line of printReport(tally, { examples: opts.examples })) console.log(line);
+    for (const line of printReport(tally, { examples: opts.examples, classes: opts.classes })) console.log(line);
     const seconds = (Date.now() - started) / 1000;
     console.log(`\nseed ${opts.seed}: ${done} requests compared in ${Math.round(seconds)} s (${(done / seconds).toFixed(1)} requests/s, concurrency ${opts.concurrency})`);
   },
 });
 
-/** Lintel's links under a locale (`…/fr/wp-json/…`, and `home`, `…/fr` itself) as the unprefixed ones the oracle answers. */
-function withoutLocale(body: string, locale: string): string {
-  const prefixed = `${ORACLE_BASE}${locale}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return body.replace(new RegExp(`${prefixed}(?=[/"?#]|$)`, 'g'), ORACLE_BASE);
+/**
+ * Lintel's answer under a locale as the unprefixed one the oracle answers: its links (`…/fr/wp-json/…`,
+ * and `home`, `…/fr` itself) in the body and headers (`Location`, `Link`), and the site address the
+ * calendar's global IDs are made of (`127.0.0.1/fr?id=6`).
+ */
+function withoutLocale(a: Answer, locale: string): Answer {
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const link = new RegExp(`${literal(`${ORACLE_BASE}${locale}`)}(?=[/"?#]|$)`, 'g');
+  const host = new URL(ORACLE_BASE).hostname;
+  const globalId = new RegExp(`(?<=")${literal(`${host}${locale}`)}(?=\\?id=)`, 'g');
+  const strip = (s: string) => s.replace(link, ORACLE_BASE).replace(globalId, host);
+  return { ...a, body: strip(a.body), headers: Object.fromEntries(Object.entries(a.headers).map(([k, v]) => [k, strip(v)])) };
 }
 
 function slugOf(r: DiffRequest): string {

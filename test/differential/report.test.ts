@@ -13,13 +13,13 @@ describe('differential report', () => {
   it('counts a request differing only where a row for its route allows as allowed, anything else as a difference', () => {
     const tally = new Tally();
     const route = 'GET /calendar/events/v1/venues';
-    const listings = rows.forRoute('GET', '/calendar/events/v1/venues');
+    const listings = rows.forRoute('GET', '/calendar/events/v1/venues', { status: 200 });
     const add = (legacy: unknown, lintel: unknown) => tally.add(route, 'calendar/events/v1', tally.compare(route, answer(200, legacy), answer(200, lintel), norm), listings, curls).verdict;
     expect(add([{ id: 1, order: 1 }], [{ id: 1, order: 1 }])).toBe('identical');
     expect(add([{ id: 1, order: 1 }], [{ id: 1, order: 2 }])).toBe('allowed');
     expect(add([{ id: 1, order: 1 }], [{ id: 2, order: 2 }])).toBe('differs');
     // The row names the list route only: the same difference on the item route counts.
-    const item = tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', tally.compare(route, answer(200, { order: 1 }), answer(200, { order: 2 }), norm), rows.forRoute('GET', '/calendar/events/v1/venues/{id}'), curls);
+    const item = tally.add('GET /calendar/events/v1/venues/{id}', 'calendar/events/v1', tally.compare(route, answer(200, { order: 1 }), answer(200, { order: 2 }), norm), rows.forRoute('GET', '/calendar/events/v1/venues/{id}', { status: 200 }), curls);
     expect(item.verdict).toBe('differs');
 
     // Inside an envelope the row's paths are read below `$.body`.
@@ -30,5 +30,18 @@ describe('differential report', () => {
     expect(report).toContain('GET /calendar/events/v1/venues  3: 1 identical (33.3%), 1 allowed (33.3%), 1 differ (33.3%)');
     expect(report.some((l) => l.includes('$[0].order') && l.includes('[allowed: venue-sort]'))).toBe(true);
     expect(report).toContain('calendar/events/v1: 5 requests, 1 identical (20.0%), 2 allowed (40.0%), 2 differ (40.0%)');
+  });
+
+  it('sums each unlisted class over the routes it is met on, and counts verdicts per request feature', () => {
+    const tally = new Tally();
+    const differing = (route: string, features: string[]) =>
+      tally.add(route, 'calendar/events/v1', tally.compare(route, answer(404, { code: 'rest_no_route' }), answer(200, { code: 'x' }), norm), [], curls, false, features);
+    differing('GET /calendar/events/v1/venues', ['rest_route (query)']);
+    differing('GET /redirection/v1/redirect', ['rest_route (query)', 'NUL']);
+    tally.add('GET /history/v1/events', 'history/v1', [], [], curls, false, []);
+    const report = printReport(tally, { examples: 0, classes: 5 });
+    expect(report).toContain('  ×2 on 2 routes: status: expected 404, got 200');
+    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+100\.0%/);
+    expect(report.find((l) => l.startsWith('(none)'))).toMatch(/\(none\)\s+1\s+100\.0%/);
   });
 });

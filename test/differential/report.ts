@@ -36,6 +36,8 @@ interface RouteTally extends Counts {
 
 export class Tally {
   readonly routes = new Map<string, RouteTally>();
+  /** Per request feature (`rest_route (query)`, `NUL`, `_envelope`...), the verdicts of the requests that have it. */
+  readonly features = new Map<string, Counts>();
   /** Per route, the paths the legacy site answers differently when asked the same read twice. */
   readonly noise = new Map<string, Set<string>>();
   skipped = 0;
@@ -66,7 +68,7 @@ export class Tally {
    * Counts one compared request; `listings` are the rows naming its route, read inside the envelope
    * when the request asked for one. Returns its verdict and the classes of difference seen for the first time.
    */
-  add(route: string, namespace: string, found: Difference[], listings: Listing[], curls: { legacy: string; lintel: string }, enveloped = false): { verdict: Verdict; fresh: Example[] } {
+  add(route: string, namespace: string, found: Difference[], listings: Listing[], curls: { legacy: string; lintel: string }, enveloped = false, features: readonly string[] = []): { verdict: Verdict; fresh: Example[] } {
     const t = this.routes.get(route) ?? { namespace, sent: 0, identical: 0, allowed: 0, classes: new Map() };
     this.routes.set(route, t);
     t.sent++;
@@ -86,9 +88,18 @@ export class Tally {
       }
     }
     const verdict: Verdict = found.length === 0 ? 'identical' : unlisted === 0 ? 'allowed' : 'differs';
-    if (verdict === 'identical') t.identical++;
-    if (verdict === 'allowed') t.allowed++;
+    for (const c of [t, ...(features.length ? features : ['(none)']).map((f) => this.#feature(f))]) {
+      if (c !== t) c.sent++;
+      if (verdict === 'identical') c.identical++;
+      if (verdict === 'allowed') c.allowed++;
+    }
     return { verdict, fresh };
+  }
+
+  #feature(name: string): Counts {
+    const c = this.features.get(name) ?? { sent: 0, identical: 0, allowed: 0 };
+    this.features.set(name, c);
+    return c;
   }
 
   byNamespace(): Map<string, Counts> {
@@ -140,7 +151,28 @@ function counts(c: Counts): string {
   return `${c.identical} identical (${pct(c.identical, c.sent)}), ${c.allowed} allowed (${pct(c.allowed, c.sent)}), ${differs} differ (${pct(differs, c.sent)})`;
 }
 
-export function printReport(tally: Tally, opts: { examples: number }): string[] {
+/** The unlisted classes of difference over all routes, most requests first: what to fix (or list) first. */
+function classesAcrossRoutes(tally: Tally, top: number): string[] {
+  const all = new Map<string, { example: Example; count: number; routes: number }>();
+  for (const t of tally.routes.values()) {
+    for (const [k, e] of t.classes) {
+      if (e.allowedBy.length) continue;
+      const c = all.get(k) ?? { example: e, count: 0, routes: 0 };
+      c.count += e.count;
+      c.routes++;
+      all.set(k, c);
+    }
+  }
+  const cut = (s: string) => (s.length > 400 ? `${s.slice(0, 400)}…` : s);
+  const lines = ['', `unlisted differences over all routes (${Math.min(top, all.size)} of ${all.size} classes, most requests first)`];
+  for (const c of [...all.values()].sort((a, b) => b.count - a.count).slice(0, top)) {
+    const [what] = formatDifferences([c.example.difference]);
+    lines.push(`  ×${c.count} on ${c.routes} route${c.routes === 1 ? '' : 's'}: ${what}`, `    legacy: ${cut(c.example.legacyCurl)}`);
+  }
+  return lines;
+}
+
+export function printReport(tally: Tally, opts: { examples: number; classes?: number }): string[] {
   const lines: string[] = [];
   const routes = [...tally.routes].sort(([a, x], [b, y]) => x.namespace.localeCompare(y.namespace) || a.localeCompare(b));
   for (const [route, t] of routes) {
@@ -153,6 +185,7 @@ export function printReport(tally: Tally, opts: { examples: number }): string[] 
       lines.push(`  ×${e.count} ${what}${listed}`, `    legacy: ${e.legacyCurl}`, `    lintel: ${e.lintelCurl}`);
     }
   }
+  if (opts.classes) lines.push(...classesAcrossRoutes(tally, opts.classes));
   lines.push('', 'namespace            requests  identical  allowed  differ');
   const total: Counts = { sent: 0, identical: 0, allowed: 0 };
   const row = (name: string, c: Counts) =>
@@ -165,6 +198,11 @@ export function printReport(tally: Tally, opts: { examples: number }): string[] 
     total.allowed += c.allowed;
   }
   lines.push(row('total', total), '');
+  if (tally.features.size) {
+    lines.push('request feature      requests  identical  allowed  differ');
+    for (const [f, c] of [...tally.features].sort(([, a], [, b]) => b.sent - b.identical - b.allowed - (a.sent - a.identical - a.allowed))) lines.push(row(f, c));
+    lines.push('');
+  }
   for (const [ns, c] of namespaces) lines.push(`${ns}: ${c.sent} requests, ${counts(c)}`);
   if (tally.skipped) lines.push(`(${tally.skipped} generated writes skipped: no record made during the run to change yet)`);
   return lines;

@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { openApiPath } from '../../src/contract/openapi.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
+import { parseQueryString } from '../../src/lib/php-params.ts';
 import { formEncode, params, routePath, type Pair } from '../fuzz/requests.ts';
 
 /** The namespaces both sides serve (the oracle lacks the plugins of forms, downloads, blocks and AI). */
@@ -186,3 +187,25 @@ export function differentialRequests(table: RouteTable): fc.Arbitrary<DiffReques
   return fc.oneof({ weight: 18, arbitrary: rest }, { weight: 1, arbitrary: batchRequest(writeRoutes) }, { weight: 1, arbitrary: oddRequest() });
 }
 
+
+/**
+ * What a request has that the contract reads the same on every route (the report counts verdicts per
+ * feature, so a contract-wide class shows whatever namespace it is met in): a parameter PHP reads as
+ * `rest_route` (by where it is and its value), a NUL byte, nested brackets, `_envelope`, `_fields`,
+ * `_method`, a locale prefix.
+ */
+export function featuresOf(r: DiffRequest): string[] {
+  const out: string[] = [];
+  const query = parseQueryString(r.query);
+  const form = r.body?.type.startsWith('application/x-www-form-urlencoded') ? parseQueryString(r.body.payload) : null;
+  const routeValue = (v: unknown) => (v === '' || v === '0' ? 'empty ' : typeof v === 'string' ? '' : 'array ');
+  if (query.rest_route !== undefined) out.push(`rest_route ${routeValue(query.rest_route)}(query)`);
+  if (form?.rest_route !== undefined) out.push(`rest_route ${routeValue(form.rest_route)}(${r.method === 'POST' ? 'POST form' : 'form'})`);
+  if (r.body?.type === 'application/json' && /"rest_route"/.test(r.body.payload)) out.push('rest_route (JSON)');
+  if (/%00/.test(r.query) || /%00|\\u0000/.test(r.body?.payload ?? '')) out.push('NUL');
+  const keys = [...new URLSearchParams(r.query).keys(), ...(form ? new URLSearchParams(r.body!.payload).keys() : [])];
+  if (keys.some((k) => /\[[^\]]*\]\[/.test(k))) out.push('nested brackets');
+  for (const name of ['_envelope', '_fields', '_method']) if (keys.some((k) => k === name || k.startsWith(`${name}[`))) out.push(name);
+  if (r.locale) out.push('locale');
+  return out;
+}

@@ -41,7 +41,7 @@ export function loadCaptures(dir = CAPTURES_DIR): Capture[] {
 
 let listed: Deviations | undefined;
 /** The ids of the deviations DEVIATIONS.md lists for a capture. */
-export const deviationsOf = (c: Capture): string[] => (listed ??= loadDeviations()).forCapture(c.seq).map((l) => l.id);
+export const deviationsOf = (c: Capture): string[] => (listed ??= loadDeviations()).forCapture(c.seq, c.response).map((l) => l.id);
 
 /** A fix per deviation id: the recorded answer with the legacy quirk taken out (it may change its argument, a copy). */
 export type DeviationFixes = Record<string, (recorded: any) => unknown>;

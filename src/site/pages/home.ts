@@ -1,17 +1,28 @@
 /**
  * The site root when no legacy origin serves it: a 200 page naming the site and where its API
  * is (the legacy site answers its front page there, and API clients such as wpapi discover the
- * REST root from that answer's `Link` header, which every site answer carries).
+ * REST root from that answer's `Link` header, which every site answer carries). WordPress also
+ * answers its front page to a request with an empty `rest_route` (`/wp-json/x?rest_route=`), after
+ * redirecting a GET to the slashed address (`frontPage`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { parseQueryString } from '../../lib/php-params.ts';
+import { frontPage } from '../../http/rest-request.ts';
 
-export function homePage(services: Pick<Services, 'config' | 'store'>) {
+export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings'>) {
   const { baseUrl, restPrefix } = services.config;
+  const prefixes = { restPrefix, locales: services.mappings.locales };
   return async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const q = req.url.indexOf('?');
-    if ((q < 0 ? req.url : req.url.slice(0, q)) !== '/' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const pathname = q < 0 ? req.url : req.url.slice(0, q);
+    const front = pathname === '/' && (req.method === 'GET' || req.method === 'HEAD') ? 'page' : frontPage(req.method, pathname, parseQueryString(q < 0 ? '' : req.url.slice(q + 1)), prefixes);
+    if (!front) return false;
+    if (front !== 'page') {
+      await reply.code(301).header('X-Redirect-By', 'WordPress').header('Location', `${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`).type('text/html; charset=UTF-8').send('');
+      return true;
+    }
     const site = await services.store.options.site();
     const name = escapeHtml(site.name);
     await reply.type('text/html; charset=UTF-8').send(
