@@ -31,11 +31,11 @@ type StatsArgs = Args<typeof statsArgs>;
 
 /** What each summary figure counts (the legacy Events_Stats counters, each a list of `Logger:message_key`). */
 const KINDS = {
-  logins: ['SimpleUserLogger:user_logged_in', 'SimpleUserLogger:user_unknown_logged_in'],
-  failed_logins: ['SimpleUserLogger:user_login_failed', 'SimpleUserLogger:user_unknown_login_failed'],
-  profile_updates: ['SimpleUserLogger:user_updated_profile'],
-  created: ['SimplePostLogger:post_created'],
-  updated: ['SimplePostLogger:post_updated'],
+  logins: DETAIL_SOURCES.successful_logins,
+  failed_logins: DETAIL_SOURCES.failed_logins,
+  profile_updates: DETAIL_SOURCES.profile_updates,
+  created: DETAIL_SOURCES.created,
+  updated: DETAIL_SOURCES.updated,
   // The legacy "deleted" figure counts deletions only; trashing is in the content total.
   deleted: ['SimplePostLogger:post_deleted'],
   uploads: ['SimpleMediaLogger:attachment_created'],
