@@ -39,10 +39,12 @@ describe('LoginThrottle in memory', () => {
   });
 
   it('keeps a locked login locked through a flood of failures with more distinct names than it can hold', async () => {
-    const throttle = new LoginThrottle({ attempts: 3, clientAttempts: 1_000_000, windowS: 600 });
+    // The memory bound made small (100,000 in production): the flood only has to exceed it.
+    const maxKeys = 1_000;
+    const throttle = new LoginThrottle({ attempts: 3, clientAttempts: 1_000_000, windowS: 600, maxKeys });
     await failTimes(throttle, '10.0.0.1', 'ann', 3);
-    // 100,001 distinct names from distinct clients: more than the memory holds.
-    for (let i = 0; i <= 100_000; i++) {
+    // maxKeys + 1 distinct names from distinct clients: more than the memory holds.
+    for (let i = 0; i <= maxKeys; i++) {
       const attempt = await throttle.attempt(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, `name${i}`);
       if (!attempt.wait) await attempt.fail();
     }

@@ -42,6 +42,8 @@ export interface ThrottleLimits {
   /** Failures per login over all clients per window (a guess spread over many addresses); unset: no such limit. */
   subjectAttempts?: number;
   windowS: number;
+  /** Keys each of the two memories holds at most (MAX_KEYS unless given: tests prove eviction with a smaller bound). */
+  maxKeys?: number;
 }
 
 /** One login attempt, started once the login is known and before the password is checked. */
@@ -58,9 +60,9 @@ const MAX_KEYS = 100_000;
 
 export class LoginThrottle {
   /** Failures of keys below their limit (memory mode only). */
-  private readonly failing = new LRUCache<string, { failures: number }>({ max: MAX_KEYS, ttlAutopurge: false });
+  private readonly failing: LRUCache<string, { failures: number }>;
   /** Refused keys, each until its window ends (in both modes; a cache of the store's refusals when shared). */
-  private readonly refused = new LRUCache<string, true>({ max: MAX_KEYS, ttlAutopurge: false });
+  private readonly refused: LRUCache<string, true>;
   private purgedAt = 0;
 
   private readonly limits: ThrottleLimits;
@@ -71,6 +73,9 @@ export class LoginThrottle {
     this.limits = limits;
     this.shared = shared;
     this.scope = scope;
+    const max = limits.maxKeys ?? MAX_KEYS;
+    this.failing = new LRUCache({ max, ttlAutopurge: false });
+    this.refused = new LRUCache({ max, ttlAutopurge: false });
   }
 
   private key(...parts: string[]): string {
