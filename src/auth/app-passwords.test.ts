@@ -2,13 +2,16 @@ import * as crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testStore } from '../../test/support/store.ts';
 import type { OpenStore } from '../store/store.ts';
-import { chunk, createAppPassword, generateSecret, hashSecret, matches, normalize } from './app-passwords.ts';
 
 // Spy on the comparison, to see that checks go through the constant-time one.
 vi.mock('node:crypto', async (original) => {
   const actual = await original<typeof crypto>();
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
 });
+// The test workers share modules between files (vitest.config.ts, isolate): an earlier file may have loaded
+// app-passwords.ts with the real node:crypto, so it is loaded afresh, with the spy.
+vi.resetModules();
+const { chunk, createAppPassword, generateSecret, hashSecret, matches, normalize } = await import('./app-passwords.ts');
 
 let store: OpenStore;
 beforeAll(async () => {
