@@ -24,4 +24,5 @@ if (major < 22 || (major === 22 && minor < 18) || (major === 23 && minor < 6)) {
 }
 // Node keeps the compiled (and type-stripped) sources between runs, so a command starts at once.
 module.enableCompileCache?.();
-await import('../src/cli.ts');
+const { runCli } = await import('../src/cli.ts');
+process.exitCode = await runCli(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });

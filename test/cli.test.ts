@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import { runCli } from '../src/cli.ts';
 import { openStore } from '../src/store/store.ts';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
 import { storeConfig, storeLane } from './support/store.ts';
@@ -12,15 +14,31 @@ beforeAll(async () => {
 });
 afterAll(() => box.remove());
 
+/**
+ * Runs a command as `lintel` does, in this process, with the sandbox's settings: what a command does is
+ * the subject, and a child per command cost a Node start and the app's modules each. The servers, and the
+ * commands whose subject is the process itself (the bin file, its exit code), run as children.
+ */
+async function lintel(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const collect = () => {
+    const chunks: string[] = [];
+    const stream = new Writable({ write: (chunk: Buffer | string, _encoding, done) => (chunks.push(String(chunk)), done()) });
+    return { stream, text: () => chunks.join('') };
+  };
+  const [out, err] = [collect(), collect()];
+  const code = await runCli(args, { env: { ...box.env, ...extraEnv }, stdout: out.stream, stderr: err.stream });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
 // Each command opens the store (PGlite on disk: a few seconds on a busy machine).
 describe('lintel command line', { timeout: scaled(120_000) }, () => {
   it('--help lists the commands', async () => {
-    const { code, stdout } = await box.run(['--help']);
+    const { code, stdout } = await lintel(['--help']);
     expect(code).toBe(0);
     for (const command of ['serve', 'user', 'app-password', 'migrate']) expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   });
 
-  it('--version prints the package version', async () => {
+  it('--version prints the package version (bin/lintel.js as a user runs it)', async () => {
     const { code, stdout } = await box.run(['--version']);
     expect(code).toBe(0);
     const { version } = JSON.parse(readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
@@ -28,18 +46,18 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
   });
 
   it('creates a user and an application password, shown once, that authenticates against the server', async () => {
-    const created = await box.run(['user', 'create', '--login', 'x', '--email', 'x@e.test', '--role', 'editor']);
+    const created = await lintel(['user', 'create', '--login', 'x', '--email', 'x@e.test', '--role', 'editor']);
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^created user x \(id \d+, editor\)$/m);
     expect(created.stdout).toMatch(/^login password \(shown once\): \S{16}$/m);
 
-    const pw = await box.run(['app-password', 'create', 'x']);
+    const pw = await lintel(['app-password', 'create', 'x']);
     expect(pw.code).toBe(0);
     const lines = pw.stdout.trim().split('\n');
     const password = lines.at(-1)!;
     expect(password).toHaveLength(29);
     expect(password).toMatch(/^([a-zA-Z0-9]{4} ){5}[a-zA-Z0-9]{4}$/);
-    const listed = await box.run(['app-password', 'list', 'x']);
+    const listed = await lintel(['app-password', 'list', 'x']);
     expect(listed.stdout).toContain('lintel cli');
     expect(listed.stdout).not.toContain(password);
     expect(listed.stdout).not.toContain(password.replace(/ /g, ''));
@@ -60,13 +78,13 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
   });
 
   it('refuses to create a user whose login exists, with exit code 1 and a one-line reason', async () => {
-    const again = await box.run(['user', 'create', '--login', 'x', '--email', 'other@e.test']);
+    const again = await lintel(['user', 'create', '--login', 'x', '--email', 'other@e.test']);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe('lintel: user x already exists\n');
-    const email = await box.run(['user', 'create', '--login', 'y', '--email', 'x@e.test']);
+    const email = await lintel(['user', 'create', '--login', 'y', '--email', 'x@e.test']);
     expect(email.code).toBe(1);
     expect(email.stderr).toBe('lintel: a user with the email x@e.test already exists\n');
-    expect((await box.run(['app-password', 'create', 'nobody'])).code).toBe(1);
+    expect((await lintel(['app-password', 'create', 'nobody'])).code).toBe(1);
   });
 
   // Two server starts and a dozen commands: longer than the others on a busy machine.
@@ -77,28 +95,28 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
     let password: string;
     let revoked: string;
     try {
-      const created = await box.run(['user', 'create', '--login', 'live', '--email', 'live@e.test', '--role', 'author', '--password', 'pw-live-1']);
+      const created = await lintel(['user', 'create', '--login', 'live', '--email', 'live@e.test', '--role', 'author', '--password', 'pw-live-1']);
       expect(created).toMatchObject({ code: 0, stderr: '' });
       expect(created.stdout).toMatch(/^created user live \(id \d+, author\)\n$/);
-      const pw = await box.run(['app-password', 'create', 'live', '--name', 'phone']);
+      const pw = await lintel(['app-password', 'create', 'live', '--name', 'phone']);
       expect(pw.code).toBe(0);
       password = pw.stdout.trim().split('\n').at(-1)!;
       const authed = await fetch(`${address}/wp-json/`, { headers: basic('live', password) });
       expect(authed.status).toBe(200);
       expect(authed.headers.get('cache-control')).toContain('no-store'); // the server knows the user at once
-      expect((await box.run(['user', 'list'])).stdout).toMatch(/^\d+\tlive\tauthor\tlive@e\.test$/m);
+      expect((await lintel(['user', 'list'])).stdout).toMatch(/^\d+\tlive\tauthor\tlive@e\.test$/m);
 
       // Revoking is effective at once too; refusals come back as the command line's own.
-      revoked = (await box.run(['app-password', 'create', 'live', '--name', 'laptop'])).stdout.trim().split('\n').at(-1)!;
-      const uuid = (await box.run(['app-password', 'list', 'live'])).stdout.match(/^(\S+)\tlaptop\t/m)![1];
-      expect(await box.run(['app-password', 'revoke', 'live', uuid])).toMatchObject({ code: 0, stdout: `revoked ${uuid}\n` });
+      revoked = (await lintel(['app-password', 'create', 'live', '--name', 'laptop'])).stdout.trim().split('\n').at(-1)!;
+      const uuid = (await lintel(['app-password', 'list', 'live'])).stdout.match(/^(\S+)\tlaptop\t/m)![1];
+      expect(await lintel(['app-password', 'revoke', 'live', uuid])).toMatchObject({ code: 0, stdout: `revoked ${uuid}\n` });
       expect((await fetch(`${address}/wp-json/`, { headers: basic('live', revoked) })).status).toBe(401);
-      expect(await box.run(['user', 'create', '--login', 'live', '--email', 'other@e.test'])).toMatchObject({ code: 1, stderr: 'lintel: user live already exists\n' });
-      expect(await box.run(['app-password', 'revoke', 'live', 'not-a-uuid'])).toMatchObject({ code: 1 });
+      expect(await lintel(['user', 'create', '--login', 'live', '--email', 'other@e.test'])).toMatchObject({ code: 1, stderr: 'lintel: user live already exists\n' });
+      expect(await lintel(['app-password', 'revoke', 'live', 'not-a-uuid'])).toMatchObject({ code: 1 });
 
       if (storeLane === 'pglite') {
         // Anything else that would open the embedded database beside the server is refused.
-        const migrate = await box.run(['migrate']);
+        const migrate = await lintel(['migrate']);
         expect(migrate.code).toBe(1);
         expect(migrate.stderr).toContain(`Lintel is running on this data directory (${box.env.LINTEL_DATA_DIR}, pid ${server.child.pid}): stop it`);
         expect(migrate.stderr.split('\n').filter(Boolean)).toHaveLength(1); // no stack trace
@@ -122,7 +140,7 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
   });
 
   it('prints the shadow report: match rates per route and the top differences', async () => {
-    expect((await box.run(['migrate'])).code).toBe(0);
+    expect((await lintel(['migrate'])).code).toBe(0);
     const store = await openStore(storeConfig({ databaseUrl: box.env.DATABASE_URL, dataDir: box.env.LINTEL_DATA_DIR, poolSize: 1 }));
     try {
       const answer = { status: 200, headers: {}, body: '{}' };
@@ -132,13 +150,13 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
     } finally {
       await store.close();
     }
-    const { code, stdout } = await box.run(['shadow', 'report']);
+    const { code, stdout } = await lintel(['shadow', 'report']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^\s+50\.0%\s+1\/2\s+history\/v1\s+GET \/history\/v1\/events\/\{n\}$/m);
     expect(stdout).toMatch(/^\s+1\s+GET \/history\/v1\/events\/\{n\}\s+\$\.message$/m);
   });
 
-  it('stops with exit code 2 and names the bad setting', async () => {
+  it('stops with exit code 2 and names the bad setting (the process\'s exit code)', async () => {
     const { code, stderr } = await box.run(['migrate'], { PORT: 'eighty' });
     expect(code).toBe(2);
     expect(stderr).toContain('PORT="eighty"');
@@ -153,7 +171,7 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
 
     it('a database that does not answer', async () => {
       // Port 1 on loopback: nothing listens, the connection is refused at once.
-      const { code, stderr } = await box.run(['serve'], { DATABASE_URL: 'postgres://lintel:secret@127.0.0.1:1/lintel' });
+      const { code, stderr } = await lintel(['serve'], { DATABASE_URL: 'postgres://lintel:secret@127.0.0.1:1/lintel' });
       expect(code).toBe(1);
       expect(oneLine(stderr)).toBe('Cannot start: cannot reach the database at postgres://lintel:***@127.0.0.1:1/lintel: connect ECONNREFUSED 127.0.0.1:1');
     });
@@ -161,19 +179,19 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
     it.skipIf(storeLane !== 'postgres')('a database server that refuses the database named (PostgreSQL lane only: it needs a server)', async () => {
       const url = new URL(box.env.DATABASE_URL!);
       url.pathname = '/lintel_no_such_database';
-      const { code, stderr } = await box.run(['serve'], { DATABASE_URL: url.href });
+      const { code, stderr } = await lintel(['serve'], { DATABASE_URL: url.href });
       expect(code).toBe(1);
       expect(oneLine(stderr)).toMatch(/^Cannot start: the database at .* refused Lintel: database "lintel_no_such_database" does not exist \(SQLSTATE 3D000\)$/);
     });
 
     it('a missing LINTEL_SHOP_PRODUCTS file: a configuration error, naming the setting', async () => {
-      const { code, stderr } = await box.run(['serve'], { LINTEL_SHOP_PRODUCTS: '/nonexistent/products.json' });
+      const { code, stderr } = await lintel(['serve'], { LINTEL_SHOP_PRODUCTS: '/nonexistent/products.json' });
       expect(code).toBe(2);
       expect(stderr.trimEnd().split('\n')).toEqual(['Invalid configuration:', "  LINTEL_SHOP_PRODUCTS=/nonexistent/products.json: cannot read it as JSON: ENOENT: no such file or directory, open '/nonexistent/products.json'"]);
     });
 
     it('a mappings folder without its files', async () => {
-      const { code, stderr } = await box.run(['serve'], { LINTEL_MAPPINGS_DIR: '/nonexistent' });
+      const { code, stderr } = await lintel(['serve'], { LINTEL_MAPPINGS_DIR: '/nonexistent' });
       expect(code).toBe(1);
       expect(oneLine(stderr)).toBe('Cannot start: cannot read /nonexistent/namespaces.json: no such file or directory');
     });
