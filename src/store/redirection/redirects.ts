@@ -101,14 +101,17 @@ export class RedirectRepo {
   async list(filter: RedirectFilter, order: RedirectOrder, direction: Direction, page: Page): Promise<Listed<RedirectRow>> {
     const w = redirectWhere(filter);
     const sort = redirectOrder(order, dir(direction));
-    // The count and the page in one statement (one round trip); a page past the end is one row of nulls beside the count.
-    const rows = await this.sql.query<ItemRecord & { total: number }>(
-      `select c.total, r.* from (select count(*)::int as total from redirection_items ${w}) c left join (
-       select * from redirection_items ${w} order by ${sort} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}) r on true
-       order by ${sort}`,
+    // The count and the page in one statement and one row, the page as one JSON text: decoding 15
+    // columns a row from the store's answer cost more CPU than the statement (PGlite: 0.5 ms of a
+    // 0.8 ms request for a page of 6), JSON.parse takes microseconds.
+    const [row] = await this.sql.query<{ total: number; items: string | null }>(
+      `select (select count(*)::int from redirection_items ${w}) as total,
+       (select json_agg(r order by ${sort})::text from (
+         select * from redirection_items ${w} order by ${sort} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}) r) as items`,
       w.params,
     );
-    return { items: rows.filter((r) => r.id !== null).map(toRedirect), total: rows[0].total };
+    const items = row.items === null ? [] : (JSON.parse(row.items) as Array<Omit<ItemRecord, 'last_access'> & { last_access: string | null }>);
+    return { items: items.map((r) => toRedirect({ ...r, last_access: r.last_access === null ? null : new Date(r.last_access) })), total: row.total };
   }
 
   async byId(id: number): Promise<RedirectRow | null> {
