@@ -1,7 +1,8 @@
 /**
  * The redirect list reads its page as one JSON text: each redirect must come out as `byId` reads it
  * column by column (a last access to the millisecond, the JSON columns, nulls), in the list's order,
- * with the count of every match beside a page past the end.
+ * with the count of every match beside a page past the end. A page is kept until a write to a
+ * redirection table is announced (a hit included).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStore } from '../../../test/support/store.ts';
@@ -25,6 +26,21 @@ describe('redirect list', () => {
     expect(listed.total).toBe(3);
     expect(listed.items).toEqual([await store.redirection.redirects.byId(9), await store.redirection.redirects.byId(8), await store.redirection.redirects.byId(7)]);
     expect(listed.items[2].lastAccess).toEqual(new Date('2026-11-21T12:06:41.125Z'));
+  });
+
+  it('a page read again after a write to a redirection table shows the write', async () => {
+    const page = { page: 0, perPage: 25 };
+    const before = await store.redirection.redirects.list({}, 'id', 'desc', page);
+    const statements = store.statements();
+    expect(await store.redirection.redirects.list({}, 'id', 'desc', page)).toEqual(before);
+    expect(store.statements()).toBe(statements); // kept: no statement ran
+    await store.redirection.redirects.recordHit(8, new Date('2026-11-22T00:00:00Z'));
+    await store.redirection.redirects.insert({ ...before.items[0], url: '/new', matchUrl: '/new' });
+    await expect.poll(async () => (await store.redirection.redirects.list({}, 'id', 'desc', page)).total).toBe(4);
+    const after = await store.redirection.redirects.list({}, 'id', 'desc', page);
+    expect(after.items.find((r) => r.id === 8)?.hits).toBe(4);
+    await store.sql.query('delete from redirection_items where url = $1', ['/new']);
+    await store.sql.query('update redirection_items set hits = 3 where id = 8');
   });
 
   it('a page past the end is empty, with the count of every match', async () => {
