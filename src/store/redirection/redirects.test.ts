@@ -40,7 +40,15 @@ describe('redirect list', () => {
     const after = await store.redirection.redirects.list({}, 'id', 'desc', page);
     expect(after.items.find((r) => r.id === 8)?.hits).toBe(4);
     await store.sql.query('delete from redirection_items where url = $1', ['/new']);
-    await store.sql.query('update redirection_items set hits = 3 where id = 8');
+    await store.sql.query(`update redirection_items set hits = 3, last_access = '2026-01-02T03:04:05Z' where id = 8`);
+  });
+
+  it('a page bounded by a last access (it moves with the clock) is read again, not kept', async () => {
+    const older = { access: new Date('2026-06-01T00:00:00Z') };
+    expect((await store.redirection.redirects.list(older, 'id', 'asc', { page: 0, perPage: 25 })).items.map((r) => r.id)).toEqual([8, 9]);
+    const statements = store.statements();
+    await store.redirection.redirects.list(older, 'id', 'asc', { page: 0, perPage: 25 });
+    expect(store.statements()).toBe(statements + 1);
   });
 
   it('a page past the end is empty, with the count of every match', async () => {

@@ -123,7 +123,9 @@ export class RedirectRepo {
       return { items: items.map((r) => toRedirect({ ...r, last_access: r.last_access === null ? null : new Date(r.last_access) })), total: row.total };
     };
     // An admin screen reads the same page again and again; any redirection write (a hit included) drops it.
-    return page.perPage > KEPT_PAGE_SIZE ? read() : this.pages.get(this.sql, `${text}\0${JSON.stringify(w.params)}`, read);
+    // A last-access bound moves with the clock: no request would ask for that page again.
+    const kept = page.perPage <= KEPT_PAGE_SIZE && !(filter.access instanceof Date);
+    return kept ? this.pages.get(this.sql, `${text}\0${JSON.stringify(w.params)}`, read) : read();
   }
 
   async byId(id: number): Promise<RedirectRow | null> {
