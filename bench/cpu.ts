@@ -7,12 +7,12 @@
  * only CPU ms per request and queries per request compare between runs. With --profile, the server
  * writes a V8 CPU profile (node --cpu-prof) into that folder when it stops.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { throwawayDatabase } from '../test/support/store.ts';
-import { memoryOf, startServer, wrk } from './outside.ts';
+import { cpuMsOf, memoryOf, startServer, wrk } from './outside.ts';
 
 const cli = new Command('cpu')
   .option('--seconds <s>', 'seconds per case', '5')
@@ -25,12 +25,6 @@ const cli = new Command('cpu')
 
 const ARCHIVE = '/wp-json/calendar/events/v1/events';
 const TOKEN = 'bench-cpu-metrics-token';
-const TICKS_PER_MS = 100 / 1000; // USER_HZ is 100 on Linux
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
-}
 
 async function queries(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
@@ -61,9 +55,9 @@ try {
     for (const [name, url, extra] of cases) {
       if (cli.only && !name.includes(cli.only)) continue;
       wrk(`${server.url}${url}`, { seconds: 2, connections: Number(cli.connections), dir, ...extra }); // warm-up
-      const [cpu0, q0, r0] = [cpuMs(server.pid), await queries(server.url), await requests(server.url)];
+      const [cpu0, q0, r0] = [cpuMsOf(server.pid), await queries(server.url), await requests(server.url)];
       const r = wrk(`${server.url}${url}`, { seconds: Number(cli.seconds), connections: Number(cli.connections), dir, ...extra });
-      const [cpu1, q1, r1] = [cpuMs(server.pid), await queries(server.url), await requests(server.url)];
+      const [cpu1, q1, r1] = [cpuMsOf(server.pid), await queries(server.url), await requests(server.url)];
       const n = r1 - r0 - 2; // less the two /metrics reads counted in between
       const row = { case: name, 'req/s': Math.round(r.reqPerSec), 'CPU ms/req': Number(((cpu1 - cpu0) / n).toFixed(3)), 'queries/req': Number(((q1 - q0) / n).toFixed(2)), requests: n, bad: r.bad, 'RSS MB': memoryOf(server.pid).rssMB };
       rows.push(row);

@@ -9,7 +9,7 @@
  * `LINTEL_BENCH_EVENTS` changes the size.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startGeneratedOrigin } from '../test/support/generated-origin.ts';
@@ -18,11 +18,12 @@ import { runIfMain } from './lib.ts';
 
 const EVENTS = Number(process.env.LINTEL_BENCH_EVENTS ?? 100_000);
 const BIN = path.join(import.meta.dirname, '../bin/lintel.js');
+/** The Node flags of the bin file's shebang line (`#!/usr/bin/env -S node --liftoff-only ...`), as `npx lintel` runs it. */
+const NODE_FLAGS = readFileSync(BIN, 'utf8').split('\n', 1)[0].split(' ').filter((a) => a.startsWith('--'));
 
 /** Runs `lintel` under `/usr/bin/time -v`: its output and its peak resident set in MB. */
 function lintel(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; peakMb: number }> {
-  // With the Node flags of the bin file's shebang line, as `npx lintel` runs it.
-  const child = spawn('/usr/bin/time', ['-v', process.execPath, '--liftoff-only', BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LINTEL_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-v', process.execPath, ...NODE_FLAGS, BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LINTEL_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -22,8 +22,9 @@ const ARCHIVE = '/wp-json/calendar/events/v1/events';
 /** The legacy site's event archive, measured with wrk (2 threads, 8 connections) on this machine (issue 20). */
 export const LEGACY_ARCHIVE_RATE = 18;
 
-export interface WrkResult { reqPerSec: number; p50: number; p99: number; bad: number }
-export interface OutsideRow { case: string; reqPerSec: number; p50: number; p99: number; baseline: string; ratio: number; bad: number; rssMB?: number; hwmMB?: number }
+export interface WrkResult { reqPerSec: number; p50: number; p99: number; bad: number; requests: number }
+/** `cpuMsPerReq`: the server's CPU time (user + system) over the case divided by the requests answered; a loaded machine changes it far less than req/s. */
+export interface OutsideRow { case: string; reqPerSec: number; p50: number; p99: number; baseline: string; ratio: number; bad: number; rssMB?: number; hwmMB?: number; cpuMsPerReq?: number }
 
 const ENV_PATH = `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`;
 
@@ -53,10 +54,17 @@ request = function() n = n + 1; return wrk.format(nil, wrk.path .. (wrk.path:fin
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
   return {
     reqPerSec: num(/Requests\/sec:\s+([\d.]+)/),
+    requests: num(/(\d+) requests in/),
     p50: ms(/ 50%\s+(\S+)/.exec(text)?.[1] ?? ''),
     p99: ms(/ 99%\s+(\S+)/.exec(text)?.[1] ?? ''),
     bad: num(/Non-2xx or 3xx responses: (\d+)/) + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
   };
+}
+
+/** CPU time (ms, user + system) the process has used so far, from /proc/<pid>/stat (USER_HZ 100). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export function memoryOf(pid: number): { rssMB: number; hwmMB: number } {
@@ -147,11 +155,20 @@ export async function runOutside(opts: OutsideOptions): Promise<OutsideReport> {
   const store = db ? 'postgres' : 'pglite';
   const rows: OutsideRow[] = [];
   const load = (url: string, extra: { headers?: Record<string, string>; fresh?: boolean } = {}) => wrk(url, { seconds: opts.seconds, connections: opts.connections, dir, ...extra });
-  const row = (name: string, r: WrkResult, baseline: { name: string; reqPerSec: number }, pid?: number): OutsideRow => {
-    const out: OutsideRow = { case: `${name} [${store}]`, ...r, baseline: baseline.name, ratio: baseline.reqPerSec > 0 ? r.reqPerSec / baseline.reqPerSec : 0, ...(pid ? memoryOf(pid) : {}) };
+  const row = (name: string, r: WrkResult, baseline: { name: string; reqPerSec: number }, pid?: number, cpuMs?: number): OutsideRow => {
+    const out: OutsideRow = {
+      case: `${name} [${store}]`, ...r, baseline: baseline.name, ratio: baseline.reqPerSec > 0 ? r.reqPerSec / baseline.reqPerSec : 0, ...(pid ? memoryOf(pid) : {}),
+      ...(cpuMs !== undefined && r.requests > 0 ? { cpuMsPerReq: Number((cpuMs / r.requests).toFixed(3)) } : {}),
+    };
     rows.push(out);
-    console.error(`  ${out.case}: ${Math.round(r.reqPerSec)} req/s = ${out.ratio.toFixed(2)} x ${baseline.name}${out.rssMB ? `, RSS ${out.rssMB} MB (peak ${out.hwmMB})` : ''}`);
+    console.error(`  ${out.case}: ${Math.round(r.reqPerSec)} req/s = ${out.ratio.toFixed(2)} x ${baseline.name}${out.cpuMsPerReq !== undefined ? `, ${out.cpuMsPerReq} CPU ms/req` : ''}${out.rssMB ? `, RSS ${out.rssMB} MB (peak ${out.hwmMB})` : ''}`);
     return out;
+  };
+  /** A case on a Lintel server: its row with the server's CPU per request and memory at the end. */
+  const serverRow = (name: string, server: ServerChild, url: string, baseline: { name: string; reqPerSec: number }, extra: { headers?: Record<string, string>; fresh?: boolean } = {}): OutsideRow => {
+    const cpu0 = cpuMsOf(server.pid);
+    const r = load(`${server.url}${url}`, extra);
+    return row(name, r, baseline, server.pid, cpuMsOf(server.pid) - cpu0);
   };
   const legacy = { name: `legacy archive, recorded ${LEGACY_ARCHIVE_RATE} req/s`, reqPerSec: LEGACY_ARCHIVE_RATE };
   const storeEnv = { dataDir: dir, databaseUrl: db?.url };
@@ -173,10 +190,10 @@ export async function runOutside(opts: OutsideOptions): Promise<OutsideReport> {
     if (sample.events.length < 10) throw new Error(`the demo archive shows ${sample.events.length} events, expected a full page of 10`);
     const eventUrl = `${ARCHIVE}/${sample.events[0].id}`;
     try {
-      row(`GET ${ARCHIVE} (same URL, cache off)`, load(`${first.url}${ARCHIVE}`), legacy, first.pid);
-      row(`GET ${ARCHIVE}?bench=N (new URL each request, cache off)`, load(`${first.url}${ARCHIVE}`, { fresh: true }), legacy, first.pid);
-      row(`GET ${eventUrl} (single event, cache off)`, load(`${first.url}${eventUrl}`), legacy, first.pid);
-      if (auth) row('GET /wp-json/redirection/v1/redirect (admin, never cached)', load(`${first.url}/wp-json/redirection/v1/redirect`, { headers: { Authorization: auth } }), legacy, first.pid);
+      serverRow(`GET ${ARCHIVE} (same URL, cache off)`, first, ARCHIVE, legacy);
+      serverRow(`GET ${ARCHIVE}?bench=N (new URL each request, cache off)`, first, ARCHIVE, legacy, { fresh: true });
+      serverRow(`GET ${eventUrl} (single event, cache off)`, first, eventUrl, legacy);
+      if (auth) serverRow('GET /wp-json/redirection/v1/redirect (admin, response cache never used)', first, '/wp-json/redirection/v1/redirect', legacy, { headers: { Authorization: auth } });
     } finally {
       await first.stop();
     }
@@ -191,9 +208,9 @@ export async function runOutside(opts: OutsideOptions): Promise<OutsideReport> {
       const sameRow = { name: `bare node:http sending the same ${body.length} bytes`, reqPerSec: load(same.url).reqPerSec };
       await same.stop();
       console.error(`  ${sameRow.name}: ${Math.round(sameRow.reqPerSec)} req/s`);
-      row(`GET ${ARCHIVE} (response cache)`, load(`${cached.url}${ARCHIVE}`), sameRow, cached.pid);
-      row(`GET ${ARCHIVE} If-None-Match (304, response cache)`, load(`${cached.url}${ARCHIVE}`, { headers: { 'If-None-Match': res.headers.get('etag') ?? '' } }), helloRow, cached.pid);
-      row(`GET ${ARCHIVE}?bench=N (new URL each request, response cache on)`, load(`${cached.url}${ARCHIVE}`, { fresh: true }), legacy, cached.pid);
+      serverRow(`GET ${ARCHIVE} (response cache)`, cached, ARCHIVE, sameRow);
+      serverRow(`GET ${ARCHIVE} If-None-Match (304, response cache)`, cached, ARCHIVE, helloRow, { headers: { 'If-None-Match': res.headers.get('etag') ?? '' } });
+      serverRow(`GET ${ARCHIVE}?bench=N (new URL each request, response cache on)`, cached, ARCHIVE, legacy, { fresh: true });
     } finally {
       await cached.stop();
     }

@@ -8,6 +8,7 @@ import { ImportCheckpointRepo } from './import-checkpoints.ts';
 import { migrate } from './migrate.ts';
 import { OptionsRepo, optionsCache, type OptionsCache } from './options.ts';
 import { RedirectionStore } from './redirection/index.ts';
+import { redirectPages, type RedirectPages } from './redirection/redirects.ts';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.ts';
 import { openPglite, openPostgres, type PoolStats, type Sql, type SqlDriver } from './sql.ts';
 
@@ -52,10 +53,11 @@ export interface Store {
 interface StoreCaches {
   options: OptionsCache;
   calendar: CalendarCaches;
+  redirectPages: RedirectPages;
 }
 
 /** A feed that never goes live (a bare `storeOn`) keeps nothing but the calendar's slug cache. */
-const storeCaches = (feed: ChangeFeed): StoreCaches => ({ options: optionsCache(feed), calendar: calendarCaches(feed) });
+const storeCaches = (feed: ChangeFeed): StoreCaches => ({ options: optionsCache(feed), calendar: calendarCaches(feed), redirectPages: redirectPages(feed) });
 
 export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFeed())): Store {
   const options = new OptionsRepo(sql, caches.options);
@@ -64,7 +66,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFe
     users: new UserRepo(sql),
     options,
     authSessions: new AuthSessionRepo(sql),
-    redirection: new RedirectionStore(sql, options),
+    redirection: new RedirectionStore(sql, options, caches.redirectPages),
     calendar: new CalendarRepo(sql, caches.calendar),
     loginThrottle: new LoginThrottleRepo(sql),
     secrets: new SiteSecretRepo(sql),

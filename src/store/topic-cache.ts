@@ -52,6 +52,11 @@ export class TopicCache<K extends string | number, V extends object | number> {
     return out;
   }
 
+  /** Everything kept is stale: this process wrote to the topics, and the announcement is yet to arrive. */
+  wrote(): void {
+    for (const topic of this.topics) this.feed.changed(topic);
+  }
+
   /** Drops what is kept of `key` (a write by this process, before its announcement arrives). */
   forget(key: K): void {
     this.kept.delete(key);

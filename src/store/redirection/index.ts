@@ -6,7 +6,7 @@ import type { OptionsRepo } from '../options.ts';
 import type { Sql } from '../sql.ts';
 import { RedirectGroupRepo } from './groups.ts';
 import { RedirectionLogRepo } from './logs.ts';
-import { RedirectRepo } from './redirects.ts';
+import { RedirectRepo, type RedirectPages } from './redirects.ts';
 import { RedirectionSettingsRepo } from './settings.ts';
 
 export class RedirectionStore {
@@ -15,10 +15,11 @@ export class RedirectionStore {
   readonly redirects: RedirectRepo;
   readonly logs: RedirectionLogRepo;
 
-  constructor(sql: Sql, options: OptionsRepo) {
+  constructor(store: Sql, options: OptionsRepo, pages: RedirectPages) {
+    const sql = droppingPages(store, pages);
     this.settings = new RedirectionSettingsRepo(options);
     this.groups = new RedirectGroupRepo(sql);
-    this.redirects = new RedirectRepo(sql);
+    this.redirects = new RedirectRepo(sql, pages);
     this.logs = new RedirectionLogRepo(sql);
   }
 
@@ -29,4 +30,26 @@ export class RedirectionStore {
     await this.groups.reinstall();
     await this.settings.reinstall();
   }
+}
+
+/**
+ * The repositories' SQL: after a statement that is not a read, the kept redirect pages are stale at
+ * once, so that the writer's own next read (a bulk action answers the list) does not wait for the
+ * change feed to announce the write (PostgreSQL's comes a moment later).
+ */
+function droppingPages(sql: Sql, pages: RedirectPages): Sql {
+  return {
+    get inTransaction() {
+      return sql.inTransaction;
+    },
+    async query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
+      try {
+        return await sql.query<T>(text, params);
+      } finally {
+        if (!/^\s*select\b/i.test(text)) pages.wrote();
+      }
+    },
+    // Again once the transaction ends: a page read meanwhile outside it holds what it replaced.
+    transaction: (fn) => sql.transaction((tx) => fn(droppingPages(tx, pages))).finally(() => pages.wrote()),
+  };
 }

@@ -4,6 +4,14 @@ import { reserveId } from '../ids.ts';
 import { like, Where } from '../where.ts';
 import { dir, legacyOrder, selectionWhere } from './where.ts';
 import type { Sql } from '../sql.ts';
+import { TopicCache } from '../topic-cache.ts';
+import type { ChangeFeed } from '../change-feed.ts';
+
+/** Redirect list pages, by the page's statement and parameters, until a write to a redirection table is announced. */
+export type RedirectPages = TopicCache<string, Listed<RedirectRow>>;
+export const redirectPages = (feed: ChangeFeed): RedirectPages => new TopicCache(feed, ['redirection'], 500);
+/** The route's largest page: longer lists (an import's every ID) are read, never kept. */
+const KEPT_PAGE_SIZE = 200;
 
 interface ItemRecord {
   id: number;
@@ -94,21 +102,30 @@ function redirectOrder(order: RedirectOrder, d: 'asc' | 'desc'): string {
 
 export class RedirectRepo {
   private readonly sql: Sql;
-  constructor(sql: Sql) {
+  private readonly pages: RedirectPages;
+  constructor(sql: Sql, pages: RedirectPages) {
     this.sql = sql;
+    this.pages = pages;
   }
 
   async list(filter: RedirectFilter, order: RedirectOrder, direction: Direction, page: Page): Promise<Listed<RedirectRow>> {
     const w = redirectWhere(filter);
     const sort = redirectOrder(order, dir(direction));
-    // The count and the page in one statement (one round trip); a page past the end is one row of nulls beside the count.
-    const rows = await this.sql.query<ItemRecord & { total: number }>(
-      `select c.total, r.* from (select count(*)::int as total from redirection_items ${w}) c left join (
-       select * from redirection_items ${w} order by ${sort} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}) r on true
-       order by ${sort}`,
-      w.params,
-    );
-    return { items: rows.filter((r) => r.id !== null).map(toRedirect), total: rows[0].total };
+    // The count and the page in one statement and one row, the page as one JSON text: decoding 15
+    // columns a row from the store's answer cost more CPU than the statement (PGlite: 0.5 ms of a
+    // 0.8 ms request for a page of 6), JSON.parse takes microseconds.
+    const text = `select (select count(*)::int from redirection_items ${w}) as total,
+       (select json_agg(r order by ${sort})::text from (
+         select * from redirection_items ${w} order by ${sort} limit ${w.next(page.perPage)} offset ${w.next(page.page * page.perPage)}) r) as items`;
+    const read = async (): Promise<Listed<RedirectRow>> => {
+      const [row] = await this.sql.query<{ total: number; items: string | null }>(text, w.params);
+      const items = row.items === null ? [] : (JSON.parse(row.items) as Array<Omit<ItemRecord, 'last_access'> & { last_access: string | null }>);
+      return { items: items.map((r) => toRedirect({ ...r, last_access: r.last_access === null ? null : new Date(r.last_access) })), total: row.total };
+    };
+    // An admin screen reads the same page again and again; any redirection write (a hit included) drops it.
+    // A last-access bound moves with the clock: no request would ask for that page again.
+    const kept = page.perPage <= KEPT_PAGE_SIZE && !(filter.access instanceof Date);
+    return kept ? this.pages.get(this.sql, `${text}\0${JSON.stringify(w.params)}`, read) : read();
   }
 
   async byId(id: number): Promise<RedirectRow | null> {
