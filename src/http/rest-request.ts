@@ -166,6 +166,12 @@ export function mergeParams(body: RestBody, method: string, query: Params, urlPa
   return out;
 }
 
+/** The keys the JSON body sends as `null`: absent to mergeParams (get_param), still checked by sanitize_params. */
+export function nullParams(body: RestBody): Set<string> {
+  const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : {};
+  return new Set(Object.keys(json).filter((k) => json[k] === null));
+}
+
 export function isPlainObject(v: unknown): v is Params {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

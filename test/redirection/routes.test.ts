@@ -151,6 +151,15 @@ describe('rules', () => {
     expect((await call('GET', '/redirect?filterBy%5Burl%5D=keep')).body.items[0].enabled).toBe(true);
   });
 
+  // sanitize_params checks a JSON null against the declared type (capture 873): the global delete never runs.
+  it('a global bulk delete with a list parameter sent as JSON null is refused and deletes nothing', async () => {
+    const total = (await call('GET', '/redirect')).body.total;
+    expect(total).toBeGreaterThan(0);
+    const r = await call('PUT', '/bulk/redirect/delete', { direction: null, global: true });
+    expect(r).toMatchObject({ status: 400, body: { code: 'rest_invalid_param', data: { params: { direction: 'direction is not of type string.' } } } });
+    expect((await call('GET', '/redirect')).body.total).toBe(total);
+  });
+
   it('settings are partial and sanitized; empty params change nothing', async () => {
     const before = (await call('GET', '/setting')).body.settings;
     expect((await call('POST', '/setting', {})).body.settings).toEqual(before);
