@@ -60,7 +60,7 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   if (call.body.json && !call.body.json.ok) throw errors.core.invalidJson(call.body.json.error);
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
-  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, { values: at.urlParams, integers: at.route.integerParams }, at.ctx, nullParams(call.body))) };
+  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, { values: at.urlParams, integers: at.route.integerParams }, at.ctx, nullParams(call.body, at.ctx.method))) };
   return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx };
 }
 

@@ -153,10 +153,20 @@ describe('rules', () => {
 
   // sanitize_params checks a JSON null against the declared type (capture 873): the global delete never runs.
   it('a global bulk delete with a list parameter sent as JSON null is refused and deletes nothing', async () => {
+    await call('POST', '/redirect', { url: '/null-keep', match_type: 'url', action_type: 'url', action_data: { url: '/t' }, group_id: 1 });
     const total = (await call('GET', '/redirect')).body.total;
     expect(total).toBeGreaterThan(0);
     const r = await call('PUT', '/bulk/redirect/delete', { direction: null, global: true });
     expect(r).toMatchObject({ status: 400, body: { code: 'rest_invalid_param', data: { params: { direction: 'direction is not of type string.' } } } });
+    expect((await call('GET', '/redirect')).body.total).toBe(total);
+    // A batch item's body is checked the same way (set_body_params, then sanitize_params).
+    const batch = await app.server.inject({
+      method: 'POST',
+      url: '/wp-json/batch/v1',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ requests: [{ method: 'PUT', path: '/redirection/v1/bulk/redirect/delete', body: { global: true, direction: null } }] }),
+    });
+    expect(batch.json().responses[0]).toMatchObject({ status: 400, body: { data: { params: { direction: 'direction is not of type string.' } } } });
     expect((await call('GET', '/redirect')).body.total).toBe(total);
   });
 
