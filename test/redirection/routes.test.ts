@@ -207,6 +207,26 @@ describe('rules', () => {
     expect((await call('POST', '/plugin/fix', { reason: 'x' })).status).toBe(400);
   });
 
+  // route_fix_status after a manual install: create_groups makes the install's groups when there are none (captures 880–883).
+  it('plugin/fix with the database reason brings back the install groups of an empty table, and the default group', async () => {
+    const fresh = await testApp();
+    try {
+      await fresh.store.sql.query('delete from redirection_groups');
+      await fresh.store.redirection.settings.save({ last_group_id: 7 });
+      const res = await fresh.server.inject({
+        method: 'POST',
+        url: '/wp-json/redirection/v1/plugin/fix',
+        headers: { authorization: await fresh.auth('administrator'), 'content-type': 'application/json' },
+        payload: JSON.stringify({ reason: 'database', current: '4.2' }),
+      });
+      expect(res.json()).toEqual({ success: true, database: { status: 'ok', inProgress: false } });
+      expect((await fresh.store.redirection.groups.all()).map((g) => g.name)).toEqual(['Redirections', 'Modified Posts']);
+      expect((await fresh.store.redirection.settings.get()).last_group_id).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('the demo seeder fills an untouched install once', async () => {
     const fresh = await testApp();
     await seedRedirectionDemo(fresh.store);
