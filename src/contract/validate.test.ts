@@ -65,3 +65,28 @@ describe('enum arguments', () => {
     expect((await refusal(args, { validation: 'x' })).data).toMatchObject({ params: { validation: 'validation is not one of require-all-validate and normal.' } });
   });
 });
+
+describe('a JSON null', () => {
+  const args = {
+    per_page: arg.integer({ minimum: 5, maximum: 200, default: 25 }),
+    items: arg.array(z.string()),
+    filter: withValidateCallback(arg.custom({ validate: (v) => v === 'ok', sanitize: String })),
+    extra: arg.untyped(),
+  };
+  const nulls = (...names: string[]) => validateArgs(compileArgs(args), {}, undefined, undefined, new Set(names));
+
+  // sanitize_params passes every sent value of a typed argument to rest_parse_request_arg, null included.
+  it('is checked against the declared type, default or not', async () => {
+    const body = await nulls('per_page', 'items').then(
+      () => null,
+      (e: RestError) => e.toBody(),
+    );
+    expect(body).toMatchObject({ message: 'Invalid parameter(s): per_page, items' });
+    expect(body?.data).toMatchObject({ params: { per_page: 'per_page is not of type integer.', items: 'items is not of type array.' } });
+  });
+
+  // has_valid_params skips a null, and an untyped argument has no type to check.
+  it('is absent to an argument with its own callback and to an untyped one', async () => {
+    expect(await nulls('filter', 'extra')).toEqual({ per_page: 25 });
+  });
+});

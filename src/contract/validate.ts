@@ -33,8 +33,15 @@ export interface PathParams {
 /**
  * Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400
  * error. Record lookups (withLookup) need the request's context; without one they are not run.
+ * `sentNull`: the parameters the JSON body sent as `null`, which `params` leaves out.
  */
-export async function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }, ctx?: RestContext): Promise<Record<string, unknown>> {
+export async function validateArgs(
+  args: CompiledArg[],
+  params: Record<string, unknown>,
+  path: PathParams = { values: {}, integers: [] },
+  ctx?: RestContext,
+  sentNull: ReadonlySet<string> = new Set(),
+): Promise<Record<string, unknown>> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw errors.core.missingParams(missing);
 
@@ -48,7 +55,9 @@ export async function validateArgs(args: CompiledArg[], params: Record<string, u
   for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), checked]) {
     for (const a of phase) {
       if (failures.has(a.name)) continue;
-      const raw = params[a.name] === null ? undefined : params[a.name];
+      // A JSON `null` is absent to get_param (and so to the callbacks and the required check), but sanitize_params
+      // checks it against a declared type like any sent value: "per_page is not of type integer."
+      const raw = sentNull.has(a.name) && phase === checked && a.json.type !== undefined ? null : params[a.name];
       // reportInput: a missing nested property is told apart from a wrong value by its input.
       const r = a.schema.safeParse(raw, { reportInput: true });
       const lookup = lookupOf(a.schema);

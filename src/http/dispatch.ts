@@ -12,7 +12,7 @@ import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/ro
 import { validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import type { RestContext } from '../contract/context.ts';
-import { mergeParams, type RestBody } from './rest-request.ts';
+import { mergeParams, nullParams, type RestBody } from './rest-request.ts';
 
 export interface RestCall {
   method: string;
@@ -60,7 +60,7 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   if (call.body.json && !call.body.json.ok) throw errors.core.invalidJson(call.body.json.error);
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
-  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, { values: at.urlParams, integers: at.route.integerParams }, at.ctx)) };
+  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, { values: at.urlParams, integers: at.route.integerParams }, at.ctx, nullParams(call.body, at.ctx.method))) };
   return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx };
 }
 

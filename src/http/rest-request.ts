@@ -153,17 +153,30 @@ export function effectiveMethod(method: string, query: Params, override: string 
   return { method: method.toUpperCase(), byHeader: false };
 }
 
+/** The methods whose form body WordPress reads as parameters. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** Parameter precedence: JSON body, form body (write methods), query, path, then defaults (applied in validation). */
 export function mergeParams(body: RestBody, method: string, query: Params, urlParams: Record<string, string>): Params {
   const buckets: Params[] = [];
   const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : null;
   if (json) buckets.push(json);
-  if (body.form && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) buckets.push(body.form);
+  if (body.form && BODY_METHODS.has(method)) buckets.push(body.form);
   buckets.push(query, urlParams);
   const out = paramMap();
   // The first bucket holding a key wins; keys keep the order WordPress visits them in (JSON, form, query, path).
   for (const b of buckets) for (const [k, v] of Object.entries(b)) if (v !== null && v !== undefined && !Object.hasOwn(out, k)) out[k] = v;
   return out;
+}
+
+/**
+ * The keys the body sends as `null` (a JSON body, or a batch item's body): absent to mergeParams
+ * (get_param), still checked by sanitize_params.
+ */
+export function nullParams(body: RestBody, method: string): Set<string> {
+  const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : {};
+  const form = body.form && BODY_METHODS.has(method) ? body.form : {};
+  return new Set([json, form].flatMap((b) => Object.keys(b).filter((k) => b[k] === null)));
 }
 
 export function isPlainObject(v: unknown): v is Params {

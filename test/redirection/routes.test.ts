@@ -151,6 +151,25 @@ describe('rules', () => {
     expect((await call('GET', '/redirect?filterBy%5Burl%5D=keep')).body.items[0].enabled).toBe(true);
   });
 
+  // sanitize_params checks a JSON null against the declared type (capture 873): the global delete never runs.
+  it('a global bulk delete with a list parameter sent as JSON null is refused and deletes nothing', async () => {
+    await call('POST', '/redirect', { url: '/null-keep', match_type: 'url', action_type: 'url', action_data: { url: '/t' }, group_id: 1 });
+    const total = (await call('GET', '/redirect')).body.total;
+    expect(total).toBeGreaterThan(0);
+    const r = await call('PUT', '/bulk/redirect/delete', { direction: null, global: true });
+    expect(r).toMatchObject({ status: 400, body: { code: 'rest_invalid_param', data: { params: { direction: 'direction is not of type string.' } } } });
+    expect((await call('GET', '/redirect')).body.total).toBe(total);
+    // A batch item's body is checked the same way (set_body_params, then sanitize_params).
+    const batch = await app.server.inject({
+      method: 'POST',
+      url: '/wp-json/batch/v1',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ requests: [{ method: 'PUT', path: '/redirection/v1/bulk/redirect/delete', body: { global: true, direction: null } }] }),
+    });
+    expect(batch.json().responses[0]).toMatchObject({ status: 400, body: { data: { params: { direction: 'direction is not of type string.' } } } });
+    expect((await call('GET', '/redirect')).body.total).toBe(total);
+  });
+
   it('settings are partial and sanitized; empty params change nothing', async () => {
     const before = (await call('GET', '/setting')).body.settings;
     expect((await call('POST', '/setting', {})).body.settings).toEqual(before);
@@ -186,6 +205,26 @@ describe('rules', () => {
     expect((await call('POST', '/plugin/data', { upgrade: 'retry' })).body).toEqual({ status: 'ok', inProgress: false, complete: 100 });
     expect((await call('GET', '/import/plugin')).body).toEqual({ importers: [] });
     expect((await call('POST', '/plugin/fix', { reason: 'x' })).status).toBe(400);
+  });
+
+  // route_fix_status after a manual install: create_groups makes the install's groups when there are none (captures 880–883).
+  it('plugin/fix with the database reason brings back the install groups of an empty table, and the default group', async () => {
+    const fresh = await testApp();
+    try {
+      await fresh.store.sql.query('delete from redirection_groups');
+      await fresh.store.redirection.settings.save({ last_group_id: 7 });
+      const res = await fresh.server.inject({
+        method: 'POST',
+        url: '/wp-json/redirection/v1/plugin/fix',
+        headers: { authorization: await fresh.auth('administrator'), 'content-type': 'application/json' },
+        payload: JSON.stringify({ reason: 'database', current: '4.2' }),
+      });
+      expect(res.json()).toEqual({ success: true, database: { status: 'ok', inProgress: false } });
+      expect((await fresh.store.redirection.groups.all()).map((g) => g.name)).toEqual(['Redirections', 'Modified Posts']);
+      expect((await fresh.store.redirection.settings.get()).last_group_id).toBe(1);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('the demo seeder fills an untouched install once', async () => {

@@ -49,7 +49,7 @@ type GroupFields = Args<typeof groupFields>;
 
 async function create(ctx: RestContext, p: ListParams & GroupFields): Promise<RestResult> {
   const name = cleanName(p.name);
-  if (name === '' || !MODULES[p.moduleId]) throw errors.redirection.invalid('Invalid group or parameters', 'redirect_group_invalid', 75);
+  if (name === '' || !MODULES[p.moduleId]) throw errors.redirection.invalid('Invalid group or parameters', 'redirect_group_invalid', 311);
   await ctx.store.transaction(async (store) => {
     await store.redirection.groups.create(name, p.moduleId);
     await logRedirection(store, ctx, 'redirection_group_added', { group_name: name });
@@ -61,7 +61,7 @@ async function update(ctx: RestContext, p: GroupFields & { id: string }): Promis
   const id = Number(p.id);
   const group = await ctx.store.transaction(async (store) => {
     const prev = await store.redirection.groups.byId(id);
-    if (!prev) throw errors.redirection.invalid('Invalid group details', 'redirect_group_invalid', 98);
+    if (!prev) throw errors.redirection.invalid('Invalid group details', 'redirect_group_invalid', 332);
     // The module changes only to a valid one; an empty name is accepted, as by the plugin.
     const saved = await store.redirection.groups.update(id, { name: cleanName(p.name), moduleId: MODULES[p.moduleId] ? p.moduleId : undefined });
     await logRedirection(store, ctx, 'redirection_group_edited', { group_id: id, new_group_name: saved!.name, new_group_module_id: saved!.moduleId, prev_group_name: prev.name, prev_group_module_id: prev.moduleId });

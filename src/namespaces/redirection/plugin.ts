@@ -8,11 +8,13 @@ import { arg } from '../../contract/args.ts';
 import { endpoint, route, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { logRedirection } from '../../audit/log.ts';
+import { errors } from '../../contract/error-codes.ts';
 import { NS, P, admin, contractRoute } from './common.ts';
 import { listOf, PluginStatus, RedirectJson, UpgradeStatus } from './records.ts';
 
 const DB_VERSION = '4.2';
 const EDIT = ['POST', 'PUT', 'PATCH'] as const;
+const Success = z.object({ success: z.literal(true) });
 const IP_HEADERS = ['HTTP_CF_CONNECTING_IP', 'HTTP_CLIENT_IP', 'HTTP_X_FORWARDED_FOR', 'HTTP_X_FORWARDED', 'HTTP_X_CLUSTER_CLIENT_IP', 'HTTP_FORWARDED_FOR', 'HTTP_FORWARDED', 'HTTP_VIA'];
 
 /** The fixer's checks, run against the store. */
@@ -58,6 +60,32 @@ async function fix(ctx: RestContext) {
 
 const dbStatus = { status: 'ok', inProgress: false, complete: 100 };
 
+/** sanitize_text_field, as far as a reason or version string needs it: tags, octets and runs of white space go. */
+const textField = (v: string) =>
+  v
+    .replace(/<[^>]*>?/g, '')
+    .replace(/%[a-f0-9]{2}/gi, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * plugin/fix (route_fix_status): after a manual database install the version is noted and the
+ * install's groups are made when there are none; `database` is the only reason it knows.
+ */
+async function fixStatus(ctx: RestContext, a: { reason: string; current: string }) {
+  const reason = textField(a.reason);
+  if (reason === '') throw errors.redirection.invalid('Missing or invalid reason parameter', 'redirection_invalid_reason', 314);
+  if (textField(a.current) === '') throw errors.redirection.invalid('Missing or invalid current version parameter', 'redirection_invalid_version', 321);
+  if (reason !== 'database') throw errors.redirection.invalid(`Unsupported reason: ${reason}`, 'redirection_unsupported_reason', 338);
+  await ctx.store.transaction(async (store) => {
+    const repo = store.redirection;
+    if ((await repo.groups.all()).length === 0) await repo.groups.reinstall();
+    // The first group of the table becomes the default one (create_groups).
+    await repo.settings.save({ last_group_id: Math.min(...(await repo.groups.all()).map((g) => g.id)) });
+  });
+  return { success: true, database: { status: dbStatus.status, inProgress: dbStatus.inProgress } };
+}
+
 export function pluginRoutes(): RouteDecl[] {
   return [
     route(
@@ -90,7 +118,7 @@ export function pluginRoutes(): RouteDecl[] {
         },
       }),
     ),
-    route(NS, `${P}/plugin/test`, endpoint({ methods: ['GET', ...EDIT, 'DELETE'], args: {}, response: json(z.object({ success: z.boolean() })), permission: admin, handler: () => ({ body: { success: true } }) })),
+    route(NS, `${P}/plugin/test`, endpoint({ methods: ['GET', ...EDIT, 'DELETE'], args: {}, response: json(Success), permission: admin, handler: () => ({ body: { success: true } }) })),
     route(
       NS,
       `${P}/plugin/data`,
@@ -102,7 +130,7 @@ export function pluginRoutes(): RouteDecl[] {
         handler: () => ({ body: dbStatus }),
       }),
     ),
-    route(NS, `${P}/plugin/finish`, endpoint({ methods: [...EDIT], args: {}, response: json(UpgradeStatus), permission: admin, handler: () => ({ body: dbStatus }) })),
+    route(NS, `${P}/plugin/finish`, endpoint({ methods: [...EDIT], args: {}, response: json(Success), permission: admin, handler: () => ({ body: { success: true } }) })),
     route(
       NS,
       `${P}/plugin/fix`,
@@ -112,9 +140,9 @@ export function pluginRoutes(): RouteDecl[] {
           reason: arg.string({ description: 'Reason for fix', required: true }),
           current: arg.string({ description: 'Current version', required: true }),
         },
-        response: json(PluginStatus),
+        response: json(Success.extend({ database: UpgradeStatus.omit({ complete: true }) })),
         permission: admin,
-        handler: async (ctx) => ({ body: await fix(ctx) }),
+        handler: async (ctx, a) => ({ body: await fixStatus(ctx, a) }),
       }),
     ),
     // Importers read other redirect plugins' tables; this store holds none, so there is nothing to offer.

@@ -82,7 +82,7 @@ async function bulk(ctx: RestContext, p: BulkParams & { bulk: string }): Promise
   let sel: Selection<RedirectFilter> | null = null;
   if (p.items && p.items.length) {
     const ids = p.items.map(itemId);
-    if (ids.includes(null)) throw errors.redirection.invalid('Invalid redirect', 'redirect_bulk_failed', 234);
+    if (ids.includes(null)) throw errors.redirection.invalid('Invalid redirect', 'redirect_bulk_failed', 395);
     sel = { ids: ids as number[] };
   }
   else if (p.global) sel = { filter: redirectFilter(p.filterBy, ctx.clock.now()) };
@@ -92,7 +92,7 @@ async function bulk(ctx: RestContext, p: BulkParams & { bulk: string }): Promise
       const repo = store.redirection;
       if ('ids' in chosen) {
         const known = await repo.redirects.existingIds(chosen.ids);
-        if (chosen.ids.some((id) => !known.has(id))) throw errors.redirection.invalid('Invalid redirect', 'redirect_bulk_failed', 234);
+        if (chosen.ids.some((id) => !known.has(id))) throw errors.redirection.invalid('Invalid redirect', 'redirect_bulk_failed', 395);
       }
       if (action === 'delete') await repo.redirects.delete(chosen);
       else if (action === 'reset') await repo.redirects.resetHits(chosen);

@@ -156,10 +156,12 @@ export type SanitizedRedirect = Omit<NewRedirect, 'hits' | 'lastAccess' | 'posit
  * action, source, group.
  */
 export async function sanitizeRedirect(body: Record<string, unknown>, url: string, c: SanitizeContext): Promise<SanitizedRedirect> {
+  // `error_code` is the line of the plugin's route that returns the error: route_update's, else route_create's.
+  const invalid = (message: string) => errors.redirection.invalid(message, 'redirect', c.existing ? 369 : 347);
   let matchType = body.match_type as MatchType;
-  if (!(MATCH_TYPES as readonly unknown[]).includes(matchType)) throw errors.redirection.invalid('Invalid redirect matcher');
+  if (!(MATCH_TYPES as readonly unknown[]).includes(matchType)) throw invalid('Invalid redirect matcher');
   const actionType = body.action_type as ActionType;
-  if (!(ACTION_TYPES as readonly unknown[]).includes(actionType)) throw errors.redirection.invalid('Invalid redirect action');
+  if (!(ACTION_TYPES as readonly unknown[]).includes(actionType)) throw invalid('Invalid redirect action');
 
   const flags = flagsFor(body, c.settings);
   let actionData: Record<string, unknown> | null = isObject(body.action_data)
@@ -177,10 +179,10 @@ export async function sanitizeRedirect(body: Record<string, unknown>, url: strin
   }
 
   const source = sanitizeSource(url, flags.flag_regex);
-  if (source === '') throw errors.redirection.invalid('Invalid source URL');
+  if (source === '') throw invalid('Invalid source URL');
 
   const groupId = intOf(body.group_id);
-  if (!(await c.groupExists(groupId))) throw errors.redirection.invalid('Invalid group when creating redirect');
+  if (!(await c.groupExists(groupId))) throw invalid('Invalid group when creating redirect');
 
   const title = typeof body.title === 'string' ? stripTags(body.title).trim().slice(0, 500) : null;
   const logExclude = isObject(body.match_data) && isObject(body.match_data.options) && body.match_data.options.log_exclude === true;

@@ -134,7 +134,7 @@ const importArgs = {
 type ImportArgs = Args<typeof importArgs, 'group_id'>;
 
 const invalidFile = () => errors.redirection.invalid('Invalid file upload', 'redirect_import_invalid_file', 162);
-const invalidGroup = () => errors.redirection.invalid('Invalid group', 'redirect_import_invalid_group', 168);
+const invalidGroup = () => errors.redirection.invalid('Invalid group', 'redirect_import_invalid_group', 173);
 
 /** Settings a bundle may not carry over: the site's own secret and schema version. */
 const SITE_BOUND_SETTINGS = new Set(['token', 'database']);
