@@ -123,6 +123,12 @@ describe('GET /events', () => {
     const all = (await get('/events')).json();
     expect((await get('/events?ip_address=not-an-ip')).json()).toEqual(all);
     expect((await get('/events?ip_address[]=1.2.3.4&metadata_search[a]=x')).json()).toEqual(all);
+    // Nor skip_count_query: a value that is no boolean counts as false (the total is counted), a boolean one is read.
+    const odd = await get('/events?skip_count_query[]=true');
+    expect([odd.statusCode, odd.headers['x-wp-total']]).toEqual([200, '4']);
+    expect((await get('/events?skip_count_query=1')).headers['x-wp-total']).toBe('0');
+    expect((await get('/events/has-updates?since_id=1&skip_count_query=yes')).json().new_events_count).toEqual(expect.any(Number));
+    expect((await get('/events/has-updates?since_id=1&skip_count_query=true')).json()).toEqual({ new_events_count: null });
     expect((await get('/events/has-updates')).json().code).toBe('rest_missing_callback_param');
   });
 
