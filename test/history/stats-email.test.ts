@@ -154,6 +154,25 @@ describe('search options, search-user, backfill status', () => {
     expect(settings_page_url).toMatch(/\/wp-admin\/admin\.php\?page=simple_history_settings_page$/);
   });
 
+  it("keeps the page estimates and months for an hour, as the plugin's transients: events logged meanwhile do not move them", async () => {
+    const fresh = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:08:00Z' } });
+    try {
+      const auth = await fresh.auth('administrator');
+      const actor = { user: await fresh.store.users.byLogin('admin'), ip: '127.0.0.1', clock: fresh.services.clock };
+      const entry = (date: string) => logEvent(fresh.store, actor, { logger: 'CustomEntryLogger', key: 'custom_entry_added', date, context: { message: date } });
+      await entry('2026-11-21 10:00:00');
+      const before = (await get(fresh, '/search-options', auth)).json().dates;
+      expect([before.arr_days_and_pages[0], before.result_months]).toEqual([{ daysToShow: 1, numPages: 1 / 20 }, [{ yearMonth: '2026-11' }]]);
+      await entry('2026-11-21 11:00:00');
+      await entry('2026-10-01 11:00:00');
+      expect((await get(fresh, '/search-options', auth)).json().dates).toEqual(before);
+      // The live counts have moved: the list sees both new events at once.
+      expect((await get(fresh, '/events?ungrouped=true', auth)).headers['x-wp-total']).toBe('3');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('finds users by the q query parameter, and needs one', async () => {
     expect((await get(app, '/search-user?q=adm')).json()).toEqual([{ ID: '1', user_login: 'admin', user_nicename: 'admin', user_email: 'admin@example.test', display_name: 'admin', id: '1' }]);
     const empty = await get(app, '/search-user');
