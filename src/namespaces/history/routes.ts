@@ -17,7 +17,7 @@ import { logEvent } from '../../audit/log.ts';
 import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
-import { eventObject, storedReactions, userIdIn, type ShapeSite } from './shape.ts';
+import { eventObject, storedReactions, idIn, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
 export const NAMESPACE = 'history/v1';
@@ -83,9 +83,17 @@ async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<
 
 /** The users the events name who still exist: only theirs have an edit link. */
 async function existingUsers(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
-  const ids = new Set(rows.flatMap((r) => [userIdIn(r.context, '_user_id'), userIdIn(r.context, 'created_user_id')]).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
+  const ids = new Set(rows.flatMap((r) => [idIn(r.context, '_user_id'), idIn(r.context, 'created_user_id')]).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
   const found = new Set<number>();
   for (const id of ids) if (await ctx.store.users.byId(id)) found.add(id);
+  return found;
+}
+
+/** The calendar records the post logger's events name that still exist (in the trash too): theirs link to their edit page. */
+async function existingPosts(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
+  const ids = new Set(rows.filter((r) => r.logger === 'SimplePostLogger').map((r) => idIn(r.context, 'post_id')).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
+  const found = new Set<number>();
+  for (const id of ids) if (await ctx.store.calendar.kindOf(id)) found.add(id);
   return found;
 }
 
@@ -94,7 +102,8 @@ async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = f
   const names = await reactionNames(ctx, rows);
   const editsUsers = can(ctx.user, 'manage_options');
   const users = await existingUsers(ctx, rows);
-  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users }));
+  const posts = await existingPosts(ctx, rows);
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users, posts }));
 }
 
 /** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */
