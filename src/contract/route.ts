@@ -71,6 +71,8 @@ export interface RouteDecl {
    * no route at all, as on the legacy site (404 `rest_no_route`, OPTIONS `[]`). Default: everyone.
    */
   shownTo?: (user: User | null) => boolean;
+  /** The legacy route's item schema, shown only in its help descriptor (OPTIONS, an index with `context=help`). */
+  schema?: Record<string, unknown>;
 }
 
 /** Declares an endpoint: its permission and handler receive the parsed output of its `args`. */

@@ -28,6 +28,18 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+describe('the help descriptors', () => {
+  it("shows the legacy controller's item schema for /events in OPTIONS and in an index asked for context=help only", async () => {
+    const options = (await app.server.inject({ method: 'OPTIONS', url: '/wp-json/history/v1/events' })).json();
+    expect(Object.keys(options)).toEqual(['namespace', 'methods', 'endpoints', 'schema', '_links']);
+    expect(options.schema).toMatchObject({ $schema: 'http://json-schema.org/draft-04/schema#', title: 'simple-history-event', type: 'object' });
+    expect((await app.server.inject({ method: 'OPTIONS', url: '/wp-json/history/v1/events/has-updates' })).json().schema).toBeUndefined();
+    const index = async (q: string) => (await app.server.inject({ url: `/wp-json/history/v1${q}` })).json().routes['/history/v1/events'];
+    expect((await index('?context=help')).schema).toEqual(options.schema);
+    expect((await index('')).schema).toBeUndefined();
+  });
+});
+
 describe('GET /events', () => {
   it('refuses anonymous readers with rest_forbidden_context 401', async () => {
     const res = await get('/events', null);

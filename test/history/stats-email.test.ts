@@ -11,6 +11,7 @@ let smtp: SMTPServer;
 const received: { from: string; to: string[]; data: string }[] = [];
 
 const get = async (t: TestApp, url: string, auth: string | null = admin) => t.server.inject({ url: `/wp-json/history/v1${url}`, headers: auth ? { authorization: auth } : {} });
+const optionsOf = async (url: string) => (await app.server.inject({ method: 'OPTIONS', url: `/wp-json/history/v1${url}` })).json();
 
 beforeAll(async () => {
   smtp = new SMTPServer({
@@ -109,6 +110,13 @@ describe('stats', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('rest_forbidden_context');
     expect((await get(app, '/stats/summary?limit=101')).statusCode).toBe(400);
+  });
+
+  it('shows the stats item schema in each stats route\'s OPTIONS answer', async () => {
+    for (const name of ['summary', 'plugins']) {
+      const schema = (await optionsOf(`/stats/${name}`)).schema;
+      expect(schema).toMatchObject({ title: 'simple-history-stats', properties: { date_range: { type: 'object' }, summary: { type: 'object' }, details: { type: 'object' } } });
+    }
   });
 
   it('checks context, page, per_page and search first (core validate callbacks), the stats parameters only when those pass', async () => {

@@ -17,6 +17,7 @@ import { logEvent } from '../../audit/log.ts';
 import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
+import LEGACY_SCHEMAS from './legacy-schemas.json' with { type: 'json' };
 import { eventObject, storedReactions, idIn, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
@@ -284,12 +285,18 @@ function backfillStatus(): RestResult {
 const idArg = { id: arg.integer({ description: 'Unique identifier for the event.' }) };
 const reactionArgs = { ...idArg, type: arg.enum(['thumbsup'], { description: 'Reaction type.', required: true }) };
 
+/** A route with the legacy controller's item schema (its OPTIONS answer shows it). */
+function withSchema(schema: Record<string, unknown>, ...decl: Parameters<typeof route>): RouteDecl {
+  return { ...route(...decl), schema };
+}
+
 export function historyRoutes(services: Services): RouteDecl[] {
   const kept = new Transients();
   return [
     route(NAMESPACE, P('/email-report/preview/email'), endpoint({ methods: ['POST', 'GET'], args: {}, response: json(z.object({ success: z.boolean(), message: z.string() })), permission: admin, handler: (ctx) => emailPreview(ctx, services.config) })),
     route(NAMESPACE, P('/email-report/preview/html'), endpoint({ methods: ['GET'], args: {}, response: raw('text/html', 'The weekly e-mail report as HTML'), permission: admin, handler: (ctx) => htmlPreview(ctx) })),
-    route(
+    withSchema(
+      LEGACY_SCHEMAS.event,
       NAMESPACE,
       P('/events'),
       endpoint({ methods: ['GET'], args: eventListArgs(false), response: json(z.array(HistoryEvent)), permission: listViewer, handler: (ctx, a) => listEvents(ctx, a) }),
@@ -311,7 +318,7 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: viewer, handler: (ctx) => searchOptions(ctx, kept) })),
     route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: userSearcher, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
-      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
+      withSchema(LEGACY_SCHEMAS.stats, NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
     ),
   ];
 }
