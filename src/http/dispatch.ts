@@ -7,7 +7,7 @@ import { errors } from '../contract/error-codes.ts';
 import { RestError } from '../contract/errors.ts';
 import { authorize } from '../contract/permission.ts';
 import type { Params } from '../lib/php-params.ts';
-import type { Method, RestResult } from '../contract/route.ts';
+import type { Method, RawBody, RestResult } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
 import { validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
@@ -35,7 +35,7 @@ export interface Outcome {
   status: number;
   body: unknown;
   headers: Record<string, string>;
-  raw?: { contentType: string };
+  raw?: RawBody;
   links?: Record<string, unknown>;
   route: CompiledRoute | null;
 }

@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream';
 import { Repeated, type Params } from '../lib/php-params.ts';
 import { toList } from '../contract/coerce.ts';
+import type { RawBody } from '../contract/route.ts';
 
 /**
  * A JSON value already serialized, as a top-level value of an answer's body: what is kept between
@@ -149,7 +150,7 @@ export interface ShapeInput {
   status: number;
   body: unknown;
   headers: Record<string, string>;
-  raw?: { contentType: string };
+  raw?: RawBody;
   links?: Record<string, unknown>;
   query: Params;
   method: string;
@@ -169,7 +170,8 @@ export function shape(o: ShapeInput): Shaped {
   let status = o.status;
   let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...o.headers };
   if (o.raw) headers['Content-Type'] = o.raw.contentType;
-  if (o.query._envelope !== undefined) {
+  const enveloped = o.query._envelope !== undefined && !o.raw?.printed;
+  if (enveloped) {
     body = { body: parsed(body), status, headers: Object.keys(o.headers).length ? o.headers : [] };
     status = 200;
     headers = restHeaders(o.apiRoot);
@@ -184,6 +186,6 @@ export function shape(o: ShapeInput): Shaped {
     });
   } else if (!o.loggedIn && o.method === 'GET') headers.Vary = 'Origin';
   if (o.method === 'HEAD' || status === 204 || body === null || body === undefined) return { status, headers, body: null };
-  if (o.raw && o.query._envelope === undefined) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
+  if (o.raw && !enveloped) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
   return { status, headers, body: serialize(body) };
 }

@@ -207,6 +207,9 @@ describe('email report previews', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toContain('<strong>5</strong> events');
+    // The plugin prints the page and exits: neither _envelope nor _fields touch it.
+    const enveloped = await get(app, '/email-report/preview/html?_envelope=1&_fields=id');
+    expect([enveloped.statusCode, enveloped.headers['content-type'], enveloped.body]).toEqual([200, res.headers['content-type'], res.body]);
   });
 
   it('sends the email preview to the administrator through the configured SMTP server', async () => {
