@@ -19,8 +19,8 @@ export type Args<S extends ArgShape, P extends string = never> = {
 } & { [K in Exclude<P, keyof S>]: string };
 
 /**
- * A body sent as is. `printed`: the legacy handler prints it and exits during dispatch, so no
- * `_envelope` wraps it (as a streamed body).
+ * A body sent as is. `printed`: the legacy handler prints it and exits during dispatch, so neither
+ * `_envelope` nor the headers sent after dispatch (Allow, no-cache, CORS) apply to it.
  */
 export interface RawBody {
   contentType: string;

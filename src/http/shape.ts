@@ -164,14 +164,19 @@ export function shape(o: ShapeInput): Shaped {
   // A streamed body (a proxied event stream) bypasses the REST envelope, as the legacy handler
   // echoes and exits: only its own headers are sent.
   if (o.body instanceof Readable) return { status: o.status, headers: { ...o.headers, ...(o.raw ? { 'Content-Type': o.raw.contentType } : {}) }, body: o.body };
+  if (o.raw?.printed) {
+    // Printed during dispatch: only the headers sent before it (the REST ones and the handler's own),
+    // not those sent after it (Allow, no-cache, CORS); never filtered or enveloped.
+    const { Allow: _sentAfter, ...own } = o.headers;
+    return { status: o.status, headers: { ...restHeaders(o.apiRoot), ...own, 'Content-Type': o.raw.contentType }, body: o.method === 'HEAD' ? null : String(o.body) };
+  }
   const isError = o.status >= 400;
   let body = o.body;
   if (!isError) body = filteredBody(body, o.query._fields, o.links);
   let status = o.status;
   let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...o.headers };
   if (o.raw) headers['Content-Type'] = o.raw.contentType;
-  const enveloped = o.query._envelope !== undefined && !o.raw?.printed;
-  if (enveloped) {
+  if (o.query._envelope !== undefined) {
     body = { body: parsed(body), status, headers: Object.keys(o.headers).length ? o.headers : [] };
     status = 200;
     headers = restHeaders(o.apiRoot);
@@ -186,6 +191,6 @@ export function shape(o: ShapeInput): Shaped {
     });
   } else if (!o.loggedIn && o.method === 'GET') headers.Vary = 'Origin';
   if (o.method === 'HEAD' || status === 204 || body === null || body === undefined) return { status, headers, body: null };
-  if (o.raw && !enveloped) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
+  if (o.raw && o.query._envelope === undefined) return { status, headers, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : String(body) };
   return { status, headers, body: serialize(body) };
 }

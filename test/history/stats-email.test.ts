@@ -210,6 +210,8 @@ describe('email report previews', () => {
     // The plugin prints the page and exits: neither _envelope nor _fields touch it.
     const enveloped = await get(app, '/email-report/preview/html?_envelope=1&_fields=id');
     expect([enveloped.statusCode, enveloped.headers['content-type'], enveloped.body]).toEqual([200, res.headers['content-type'], res.body]);
+    // Nor the headers WordPress sends after dispatch.
+    expect([res.headers.allow, res.headers['cache-control'], res.headers.link]).toEqual([undefined, undefined, '<http://lintel.test/wp-json/>; rel="https://api.w.org/"']);
   });
 
   it('sends the email preview to the administrator through the configured SMTP server', async () => {
