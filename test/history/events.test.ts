@@ -195,6 +195,13 @@ describe('has-updates and single events', () => {
     expect((await get('/events/999999')).headers.allow).toBeUndefined();
     expect((await get(`/events/${all[1]}`, editor)).headers.allow).toBeUndefined();
     expect((await get(`/events/${all[0]}`)).headers.allow).toBe('GET');
+    // An id that is no ID (a list, a word) finds no event either: refused, with nothing in Allow (stick too).
+    for (const q of ['id[]=1', 'id=abc']) {
+      const res = await get(`/events/${all[0]}?${q}`);
+      expect([res.statusCode, res.headers.allow]).toEqual([400, undefined]);
+    }
+    const stick = await post(`/events/${all[0]}/stick?id[]=1`, {});
+    expect([stick.statusCode, stick.headers.allow]).toEqual([400, undefined]);
   });
 });
 

@@ -39,15 +39,22 @@ const listViewer: Permission<Surrounding> = onRecord<Surrounding>(
 function mayAskSurrounding(ctx: RestContext, a: Surrounding): boolean {
   return a.surrounding_event_id === undefined || can(ctx.user, 'manage_options');
 }
-/** One event: its permission callback looks it up and checks its logger, so a missing or unreadable one leaves no method in `Allow`. */
-const eventViewer = onRecord(viewer, async (ctx, a) => {
-  const row = await ctx.store.history.byId((a as { id: number }).id);
-  const readable = readableLoggers(ctx.user);
-  return row !== null && (!readable || readable.includes(row.logger));
-});
+/**
+ * One event: its permission callback looks it up and checks its logger, so a missing or unreadable one
+ * leaves no method in `Allow`; an `id` that is no ID (a list) finds no event.
+ */
+const eventViewer = onRecord(
+  viewer,
+  async (ctx, a) => {
+    const row = await ctx.store.history.byId((a as { id: number }).id);
+    const readable = readableLoggers(ctx.user);
+    return row !== null && (!readable || readable.includes(row.logger));
+  },
+  true,
+);
 const updater = needs('manage_options', errors.history.cannotUpdateEvents);
 /** Stick and unstick: the legacy permission check looks the event up, so a missing one leaves no method in `Allow`. */
-const eventUpdater = onRecord(updater, async (ctx, a) => (await ctx.store.history.byId((a as { id: number }).id)) !== null);
+const eventUpdater = onRecord(updater, async (ctx, a) => (await ctx.store.history.byId((a as { id: number }).id)) !== null, true);
 const statsReader = needs('manage_options', errors.history.cannotViewStats);
 const admin: Permission = needs('manage_options');
 // list_users in WordPress: administrators only, as manage_options.
