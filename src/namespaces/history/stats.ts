@@ -6,7 +6,7 @@ import { fmt, instantToWall, phpDate, wallToInstant } from '../../lib/time.ts';
 import { arg, withValidateCallback } from '../../contract/args.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
-import { contentDetails, DETAIL_SOURCES, userDetails, type ReadEvents } from './stats-details.ts';
+import { contentDetails, DETAIL_SOURCES, pluginDetails, userDetails, type ReadEvents } from './stats-details.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;
 export type StatName = (typeof STAT_NAMES)[number];
@@ -153,7 +153,11 @@ export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs):
       // Available plugin updates come from WordPress's update check, which Lintel has no plugins for.
       const plugins = { updates: n('plugin_updates'), installations: n('installations'), activations: n('activations'), available_updates: 0, total: n('plugins_total') };
       const body: Record<string, unknown> = { date_range: range, summary: plugins };
-      if (a.include_details) body.details = { ...(await details({ updates: 'plugin_updates', installations: 'installations', activations: 'activations' })), available_updates: [] };
+      if (a.include_details) {
+        // No list without a range start (the plugin's `! $date_from` check).
+        const list = async (kind: Kind) => (range.from ? pluginDetails(await history.rowsOf(KINDS[kind].map(pair), from, to, Number.MAX_SAFE_INTEGER), a.limit, ctx.clock.now()) : []);
+        body.details = { updates: await list('plugin_updates'), installations: await list('installations'), activations: await list('activations'), available_updates: [] };
+      }
       return { body };
     }
     case 'core':
