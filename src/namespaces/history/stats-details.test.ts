@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryRow } from '../../store/history.ts';
-import { humanTimeDiff, pluginDetails } from './stats-details.ts';
+import { eventRows, humanTimeDiff, pluginDetails } from './stats-details.ts';
 
 describe('humanTimeDiff (WordPress human_time_diff)', () => {
   it('names the largest whole unit, rounded half up, at least 1', () => {
@@ -23,6 +23,16 @@ describe('pluginDetails (get_plugin_details)', () => {
     expect(pluginDetails(rows, 2, new Date('2026-11-27T06:00:00Z'))).toEqual([
       { name: 'Simple History', version: '5.23.1', when: '6 days ago' },
       { name: 'Redirection', version: '5.5', when: '4 weeks ago' },
+    ]);
+  });
+});
+
+describe('eventRows (get_detailed_stats_for_logger_and_value)', () => {
+  it('shows each event as its table row of strings with its whole context, [] for none', () => {
+    const row = { id: 7, date: '2026-11-21 10:00:00', logger: 'SimpleMediaLogger', level: 'info', message: 'Created {post_type} "{attachment_title}"', message_key: 'attachment_created', occasions_id: 'abc', initiator: 'wp_user', context: { _message_key: 'attachment_created', attachment_id: '9' }, run_size: 1 } as HistoryRow;
+    expect(eventRows([row, { ...row, id: 6, context: {} }])).toEqual([
+      { id: '7', date: '2026-11-21 10:00:00', logger: 'SimpleMediaLogger', level: 'info', message: 'Created {post_type} "{attachment_title}"', occasionsID: 'abc', initiator: 'wp_user', context: { _message_key: 'attachment_created', attachment_id: '9' } },
+      { id: '6', date: '2026-11-21 10:00:00', logger: 'SimpleMediaLogger', level: 'info', message: 'Created {post_type} "{attachment_title}"', occasionsID: 'abc', initiator: 'wp_user', context: [] },
     ]);
   });
 });

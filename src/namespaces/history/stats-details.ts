@@ -1,5 +1,5 @@
 /**
- * The users, content and plugins stats' `details` lists, shaped as the legacy Events_Stats queries select
+ * The users, content, media and plugins stats' `details` lists, shaped as the legacy Events_Stats queries select
  * them: named context values as strings, an event left out when one of its values is missing (the
  * queries join one context row per value), grouped lists counted per user or login and ordered by
  * count, the others newest first.
@@ -107,4 +107,21 @@ export function pluginDetails(rows: HistoryRow[], limit: number, now: Date): { n
   return pick(rows, 'date', { name: 'plugin_name', version: 'plugin_version' })
     .slice(0, limit)
     .map((r) => ({ name: r.name, version: r.version, when: `${humanTimeDiff(Date.parse(`${r.date.replace(' ', 'T')}Z`) / 1000, now.getTime() / 1000)} ago` }));
+}
+
+/**
+ * A media list (get_detailed_stats_for_logger_and_value): every event of the range, newest first,
+ * as its table row (MySQL's strings) with its whole context (`[]` when it has none).
+ */
+export function eventRows(rows: HistoryRow[]) {
+  return rows.map((r) => ({
+    id: String(r.id),
+    date: r.date,
+    logger: r.logger,
+    level: r.level,
+    message: r.message,
+    occasionsID: r.occasions_id,
+    initiator: r.initiator,
+    context: Object.keys(r.context).length ? r.context : [],
+  }));
 }
