@@ -104,13 +104,17 @@ export function describeEndpoint(e: Endpoint): JsonSchema {
   return d;
 }
 
-/** A route entry of the index: `namespace, methods, endpoints` and `_links.self` for fixed paths. */
-export function describeRoute(r: RouteDecl, restUrl: (path: string) => string): JsonSchema {
+/**
+ * A route entry of the index: `namespace, methods, endpoints`, in the help context (OPTIONS, an index
+ * with `context=help`) the route's `schema`, and `_links.self` for fixed paths.
+ */
+export function describeRoute(r: RouteDecl, restUrl: (path: string) => string, help = false): JsonSchema {
   const entry: JsonSchema = {
     namespace: r.namespace,
     methods: r.endpoints.flatMap((e) => e.methods),
     endpoints: r.endpoints.map(describeEndpoint),
   };
+  if (help && r.schema) entry.schema = r.schema;
   if (!r.pattern.includes('(')) entry._links = { self: [{ href: restUrl(r.pattern) }] };
   return entry;
 }

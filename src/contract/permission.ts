@@ -20,11 +20,16 @@ export interface Permission<A = unknown> {
    * in the `Allow` header of a refused request.
    */
   ofRecord?(ctx: RestContext, args: A): Promise<boolean>;
+  /**
+   * With `ofRecord`: the legacy check looks up whatever the request holds for the path parameter
+   * (a query `id` overrides the path's), so a value that is no ID (a list, a word) finds no record.
+   */
+  anyValueLooksUp?: boolean;
 }
 
-/** The permission, checked by the legacy site on the record the path names. */
-export function onRecord<A>(p: Permission<A>, exists: NonNullable<Permission<A>['ofRecord']>): Permission<A> {
-  return { ...p, ofRecord: exists };
+/** The permission, checked by the legacy site on the record the path names (`anyValueLooksUp`: see Permission). */
+export function onRecord<A>(p: Permission<A>, exists: NonNullable<Permission<A>['ofRecord']>, anyValueLooksUp = false): Permission<A> {
+  return { ...p, ofRecord: exists, ...(anyValueLooksUp ? { anyValueLooksUp } : {}) };
 }
 
 export const publicAccess: Permission = { allows: () => true };

@@ -18,13 +18,22 @@ export type Args<S extends ArgShape, P extends string = never> = {
   [K in keyof S]: K extends P ? NonNullable<z.output<NonNullable<S[K]>>> : z.output<NonNullable<S[K]>>;
 } & { [K in Exclude<P, keyof S>]: string };
 
+/**
+ * A body sent as is. `printed`: the legacy handler prints it and exits during dispatch, so neither
+ * `_envelope` nor the headers sent after dispatch (Allow, no-cache, CORS) apply to it.
+ */
+export interface RawBody {
+  contentType: string;
+  printed?: boolean;
+}
+
 /** What a handler answers: a body with an optional status (default 200) and headers. */
 export interface RestResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
   /** A body that is not JSON (an export file, an HTML preview, or a stream), sent as is. */
-  raw?: { contentType: string };
+  raw?: RawBody;
   /** The answer's links (WordPress's `add_link`): `_links` after `_fields` has filtered the body, so no filter drops them. */
   links?: Record<string, unknown>;
 }
@@ -71,6 +80,8 @@ export interface RouteDecl {
    * no route at all, as on the legacy site (404 `rest_no_route`, OPTIONS `[]`). Default: everyone.
    */
   shownTo?: (user: User | null) => boolean;
+  /** The legacy route's item schema, shown only in its help descriptor (OPTIONS, an index with `context=help`). */
+  schema?: Record<string, unknown>;
 }
 
 /** Declares an endpoint: its permission and handler receive the parsed output of its `args`. */

@@ -7,7 +7,7 @@ import { errors } from '../contract/error-codes.ts';
 import { RestError } from '../contract/errors.ts';
 import { authorize } from '../contract/permission.ts';
 import type { Params } from '../lib/php-params.ts';
-import type { Method, RestResult } from '../contract/route.ts';
+import type { Method, RawBody, RestResult } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
 import { validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
@@ -35,7 +35,7 @@ export interface Outcome {
   status: number;
   body: unknown;
   headers: Record<string, string>;
-  raw?: { contentType: string };
+  raw?: RawBody;
   links?: Record<string, unknown>;
   route: CompiledRoute | null;
 }
@@ -92,11 +92,13 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
  * The methods of a refused request's route whose permission the legacy site checks on a record the
  * path names that does not exist. (An answered request found its record: none.)
  */
-async function missingRecordMethods(p: Plan | null): Promise<Set<string>> {
+async function missingRecordMethods(p: (Plan & { idless?: boolean }) | null): Promise<Set<string>> {
   const out = new Set<string>();
   for (const e of p?.route.endpoints ?? []) {
     const { permission, methods } = e.endpoint;
-    if (permission.ofRecord && !(await permission.ofRecord(p!.ctx, p!.args))) for (const m of methods) out.add(m);
+    if (!permission.ofRecord) continue;
+    const missing = p!.idless ? permission.anyValueLooksUp === true : !(await permission.ofRecord(p!.ctx, p!.args));
+    if (missing) for (const m of methods) out.add(m);
   }
   return out;
 }
@@ -104,19 +106,21 @@ async function missingRecordMethods(p: Plan | null): Promise<Set<string>> {
 /**
  * A request whose parameters were refused, for the Allow header's record checks: the legacy
  * permission callbacks read the request's own path parameters (a query or body `id` overrides the
- * path's); a list or a number that is no ID there is left to the plain permissions.
+ * path's). A list or a number that is no ID there (`idless`) is left to the plain permissions, but
+ * for those that look up any value (`anyValueLooksUp`), which find no record.
  */
-function pathOnly(table: RouteTable, call: RestCall): Plan | null {
+function pathOnly(table: RouteTable, call: RestCall): (Plan & { idless: boolean }) | null {
   const at = located(table, call);
   if (!at) return null;
   const args: Record<string, unknown> = {};
+  let idless = false;
   for (const name of Object.keys(at.urlParams)) {
     const v = at.params[name];
     const id = at.route.integerParams.includes(name);
-    if ((typeof v !== 'string' && typeof v !== 'number') || (id && !Number.isSafeInteger(Number(v)))) return null;
-    args[name] = id ? Number(v) : v;
+    if ((typeof v !== 'string' && typeof v !== 'number') || (id && !Number.isSafeInteger(Number(v)))) idless = true;
+    else args[name] = id ? Number(v) : v;
   }
-  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, idless };
 }
 
 function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {

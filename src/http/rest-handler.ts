@@ -82,7 +82,7 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   if (method === 'OPTIONS') {
     // Answered from the declaration alone: no permission or argument checks (rest_pre_dispatch).
     const route = table.find(loc.route, { user });
-    const body = route ? describeRoute(route.decl, (p) => urls.rest(p)) : [];
+    const body = route ? describeRoute(route.decl, (p) => urls.rest(p), true) : [];
     // As for other methods, no Allow header when the caller may use no method of the route.
     const allow = route ? allowHeader(route, { user }) : '';
     return send({ status: 200, body, headers: allow ? { Allow: allow } : {}, route: null }, user);

@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream';
 import { Repeated, type Params } from '../lib/php-params.ts';
 import { toList } from '../contract/coerce.ts';
+import type { RawBody } from '../contract/route.ts';
 
 /**
  * A JSON value already serialized, as a top-level value of an answer's body: what is kept between
@@ -149,7 +150,7 @@ export interface ShapeInput {
   status: number;
   body: unknown;
   headers: Record<string, string>;
-  raw?: { contentType: string };
+  raw?: RawBody;
   links?: Record<string, unknown>;
   query: Params;
   method: string;
@@ -163,6 +164,12 @@ export function shape(o: ShapeInput): Shaped {
   // A streamed body (a proxied event stream) bypasses the REST envelope, as the legacy handler
   // echoes and exits: only its own headers are sent.
   if (o.body instanceof Readable) return { status: o.status, headers: { ...o.headers, ...(o.raw ? { 'Content-Type': o.raw.contentType } : {}) }, body: o.body };
+  if (o.raw?.printed) {
+    // Printed during dispatch: only the headers sent before it (the REST ones and the handler's own),
+    // not those sent after it (Allow, no-cache, CORS); never filtered or enveloped.
+    const { Allow: _sentAfter, ...own } = o.headers;
+    return { status: o.status, headers: { ...restHeaders(o.apiRoot), ...own, 'Content-Type': o.raw.contentType }, body: o.method === 'HEAD' ? null : String(o.body) };
+  }
   const isError = o.status >= 400;
   let body = o.body;
   if (!isError) body = filteredBody(body, o.query._fields, o.links);

@@ -197,6 +197,15 @@ export class HistoryRepo {
     await this.sql.query('delete from history_events where id = any($1::int8[])', [ids]);
   }
 
+  /**
+   * Numbers the next event after the largest held (the first when none is), as a log that never held
+   * the removed ones would: for replacing the whole log with another (the differential tester starts
+   * both sides from the legacy log, whose next event must get the same ID on both).
+   */
+  async restartIds(): Promise<void> {
+    await this.sql.query(`select setval('history_events_id_seq', coalesce((select max(id) from history_events), 1), exists (select 1 from history_events))`);
+  }
+
   /** IDs of every event, newest first. */
   async allIds(): Promise<number[]> {
     return (await this.sql.query<{ id: number }>('select id from history_events order by id desc')).map((r) => r.id);

@@ -79,7 +79,9 @@ await runConformance({
     // Lintel's audit log is built by the replay, the legacy one by the site's build (plugin installs, its
     // own users): both sides start from the legacy log, imported as `lintel import` does, so the history
     // reads compare the two servers and not the two ways the log was filled.
+    // The replay's events are gone: the next one logged must take the legacy site's next ID.
     await app.store.history.deleteEvents(await app.store.history.allIds());
+    await app.store.history.restartIds();
     await runImport({ store: app.store, source: opts.origin, resources: importResources(new LegacyClient(opts.origin, opts.user, opts.appPassword), ['history']) });
     const norm = { aliases: aliasNames(app.services.mappings) };
     const ids = new IdMap();

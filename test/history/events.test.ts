@@ -28,6 +28,18 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+describe('the help descriptors', () => {
+  it("shows the legacy controller's item schema for /events in OPTIONS and in an index asked for context=help only", async () => {
+    const options = (await app.server.inject({ method: 'OPTIONS', url: '/wp-json/history/v1/events' })).json();
+    expect(Object.keys(options)).toEqual(['namespace', 'methods', 'endpoints', 'schema', '_links']);
+    expect(options.schema).toMatchObject({ $schema: 'http://json-schema.org/draft-04/schema#', title: 'simple-history-event', type: 'object' });
+    expect((await app.server.inject({ method: 'OPTIONS', url: '/wp-json/history/v1/events/has-updates' })).json().schema).toBeUndefined();
+    const index = async (q: string) => (await app.server.inject({ url: `/wp-json/history/v1${q}` })).json().routes['/history/v1/events'];
+    expect((await index('?context=help')).schema).toEqual(options.schema);
+    expect((await index('')).schema).toBeUndefined();
+  });
+});
+
 describe('GET /events', () => {
   it('refuses anonymous readers with rest_forbidden_context 401', async () => {
     const res = await get('/events', null);
@@ -123,6 +135,12 @@ describe('GET /events', () => {
     const all = (await get('/events')).json();
     expect((await get('/events?ip_address=not-an-ip')).json()).toEqual(all);
     expect((await get('/events?ip_address[]=1.2.3.4&metadata_search[a]=x')).json()).toEqual(all);
+    // Nor skip_count_query: a value that is no boolean counts as false (the total is counted), a boolean one is read.
+    const odd = await get('/events?skip_count_query[]=true');
+    expect([odd.statusCode, odd.headers['x-wp-total']]).toEqual([200, '4']);
+    expect((await get('/events?skip_count_query=1')).headers['x-wp-total']).toBe('0');
+    expect((await get('/events/has-updates?since_id=1&skip_count_query=yes')).json().new_events_count).toEqual(expect.any(Number));
+    expect((await get('/events/has-updates?since_id=1&skip_count_query=true')).json()).toEqual({ new_events_count: null });
     expect((await get('/events/has-updates')).json().code).toBe('rest_missing_callback_param');
   });
 
@@ -177,6 +195,13 @@ describe('has-updates and single events', () => {
     expect((await get('/events/999999')).headers.allow).toBeUndefined();
     expect((await get(`/events/${all[1]}`, editor)).headers.allow).toBeUndefined();
     expect((await get(`/events/${all[0]}`)).headers.allow).toBe('GET');
+    // An id that is no ID (a list, a word) finds no event either: refused, with nothing in Allow (stick too).
+    for (const q of ['id[]=1', 'id=abc']) {
+      const res = await get(`/events/${all[0]}?${q}`);
+      expect([res.statusCode, res.headers.allow]).toEqual([400, undefined]);
+    }
+    const stick = await post(`/events/${all[0]}/stick?id[]=1`, {});
+    expect([stick.statusCode, stick.headers.allow]).toEqual([400, undefined]);
   });
 });
 

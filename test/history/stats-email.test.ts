@@ -11,6 +11,7 @@ let smtp: SMTPServer;
 const received: { from: string; to: string[]; data: string }[] = [];
 
 const get = async (t: TestApp, url: string, auth: string | null = admin) => t.server.inject({ url: `/wp-json/history/v1${url}`, headers: auth ? { authorization: auth } : {} });
+const optionsOf = async (url: string) => (await app.server.inject({ method: 'OPTIONS', url: `/wp-json/history/v1${url}` })).json();
 
 beforeAll(async () => {
   smtp = new SMTPServer({
@@ -111,6 +112,13 @@ describe('stats', () => {
     expect((await get(app, '/stats/summary?limit=101')).statusCode).toBe(400);
   });
 
+  it('shows the stats item schema in each stats route\'s OPTIONS answer', async () => {
+    for (const name of ['summary', 'plugins']) {
+      const schema = (await optionsOf(`/stats/${name}`)).schema;
+      expect(schema).toMatchObject({ title: 'simple-history-stats', properties: { date_range: { type: 'object' }, summary: { type: 'object' }, details: { type: 'object' } } });
+    }
+  });
+
   it('checks context, page, per_page and search first (core validate callbacks), the stats parameters only when those pass', async () => {
     expect((await get(app, '/stats/users?context[]=x&date_from[]=1')).json().message).toBe('Invalid parameter(s): context');
     expect((await get(app, '/stats/users?date_from[]=1&limit=x')).json().message).toBe('Invalid parameter(s): date_from, limit');
@@ -154,6 +162,25 @@ describe('search options, search-user, backfill status', () => {
     expect(settings_page_url).toMatch(/\/wp-admin\/admin\.php\?page=simple_history_settings_page$/);
   });
 
+  it("keeps the page estimates and months for an hour, as the plugin's transients: events logged meanwhile do not move them", async () => {
+    const fresh = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:08:00Z' } });
+    try {
+      const auth = await fresh.auth('administrator');
+      const actor = { user: await fresh.store.users.byLogin('admin'), ip: '127.0.0.1', clock: fresh.services.clock };
+      const entry = (date: string) => logEvent(fresh.store, actor, { logger: 'CustomEntryLogger', key: 'custom_entry_added', date, context: { message: date } });
+      await entry('2026-11-21 10:00:00');
+      const before = (await get(fresh, '/search-options', auth)).json().dates;
+      expect([before.arr_days_and_pages[0], before.result_months]).toEqual([{ daysToShow: 1, numPages: 1 / 20 }, [{ yearMonth: '2026-11' }]]);
+      await entry('2026-11-21 11:00:00');
+      await entry('2026-10-01 11:00:00');
+      expect((await get(fresh, '/search-options', auth)).json().dates).toEqual(before);
+      // The live counts have moved: the list sees both new events at once.
+      expect((await get(fresh, '/events?ungrouped=true', auth)).headers['x-wp-total']).toBe('3');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('finds users by the q query parameter, and needs one', async () => {
     expect((await get(app, '/search-user?q=adm')).json()).toEqual([{ ID: '1', user_login: 'admin', user_nicename: 'admin', user_email: 'admin@example.test', display_name: 'admin', id: '1' }]);
     const empty = await get(app, '/search-user');
@@ -180,6 +207,11 @@ describe('email report previews', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toContain('<strong>5</strong> events');
+    // The plugin prints the page and exits: neither _envelope nor _fields touch it.
+    const enveloped = await get(app, '/email-report/preview/html?_envelope=1&_fields=id');
+    expect([enveloped.statusCode, enveloped.headers['content-type'], enveloped.body]).toEqual([200, res.headers['content-type'], res.body]);
+    // Nor the headers WordPress sends after dispatch.
+    expect([res.headers.allow, res.headers['cache-control'], res.headers.link]).toEqual([undefined, undefined, '<http://lintel.test/wp-json/>; rel="https://api.w.org/"']);
   });
 
   it('sends the email preview to the administrator through the configured SMTP server', async () => {

@@ -76,6 +76,22 @@ describe('imports and retention', () => {
     }
   });
 
+  it('numbers the next event after the largest held once the log is replaced (restartIds)', async () => {
+    const s = await testStore();
+    try {
+      for (let i = 0; i < 40; i++) await s.history.log(event('2026-01-01 10:00:00', 'A', 'k', `o${i}`));
+      await s.history.deleteEvents(await s.history.allIds());
+      await s.history.restartIds();
+      expect(await s.history.log(event('2026-01-02 00:00:00', 'A', 'k', 'first'))).toBe(1);
+      await s.history.deleteEvents(await s.history.allIds());
+      await s.history.restartIds();
+      await s.history.importEvents([{ ...event('2026-01-01 10:00:00', 'A', 'k', 'x'), id: 31 }], new Set());
+      expect(await s.history.log(event('2026-01-02 00:00:00', 'A', 'k', 'next'))).toBe(32);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('prunes events older than the retention bound, totals following', async () => {
     const s = await testStore();
     try {

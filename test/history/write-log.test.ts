@@ -3,6 +3,7 @@
  * calendar, redirection and login writes show up in history/v1, and a rolled-back batch leaves no row.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { logEvent } from '../../src/audit/log.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp | undefined;
@@ -41,6 +42,23 @@ describe('writes through Lintel in history/v1', () => {
       'Created event "Harbour Concert"',
     ]);
     expect(log[2]).toMatchObject({ initiator: 'wp_user', context: { post_id: String(id), post_type: 'tribe_events', _user_login: 'admin', _rest_api_request: 'true' } });
+    // As the post logger writes its HTML: the record (in the trash too) links to its edit page; only the type and title are escaped.
+    const edit = `http://lintel.test/wp-admin/post.php?post=${id}&amp;action=edit`;
+    expect((log as unknown as { message_html: string }[]).map((e) => e.message_html)).toEqual([
+      `Moved event <a href="${edit}">"Harbour Concert (moved)"</a> to the trash`,
+      `Updated event <a href="${edit}">"Harbour Concert (moved)"</a>`,
+      `Created event <a href="${edit}">"Harbour Concert"</a>`,
+    ]);
+  });
+
+  it('shows the post logger events of a record that is gone without a link, and every message as the legacy HTML made text', async () => {
+    const { t, admin } = await start();
+    const actor = { user: await t.store.users.byLogin('admin'), ip: '127.0.0.1', clock: t.services.clock };
+    await logEvent(t.store, actor, { logger: 'SimplePostLogger', key: 'post_updated', context: { post_id: '987654', post_type: 'tribe_events', post_title: 'Rock & <b>Roll</b>' } });
+    await logEvent(t.store, actor, { logger: 'CustomEntryLogger', key: 'custom_entry_added', context: { message: 'a <b>x</b> &amp; y < z \'s' } });
+    const [entry, post] = (await history(t, admin)) as unknown as { message: string; message_html: string }[];
+    expect([post.message_html, post.message]).toEqual(['Updated event "Rock &amp; &lt;b&gt;Roll&lt;/b&gt;"', 'Updated event "Rock & Roll"']);
+    expect([entry.message_html, entry.message]).toEqual(['Added a custom entry: a &lt;b&gt;x&lt;/b&gt; &amp; y &lt; z &#039;s', "Added a custom entry: a x & y < z 's"]);
   });
 
   it('logs an update as the post logger does: the protected title, the password made, terms added and removed, updates of one event grouped', async () => {

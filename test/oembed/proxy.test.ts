@@ -63,6 +63,13 @@ describe('oEmbed proxy', () => {
     expect(r.json().data.params.format).toBe('format is not one of json and xml.');
   });
 
+  it('answers JSON whatever format is asked (WordPress writes XML for the embed route only), errors too', async () => {
+    const local = await proxy({ url: `${TEST_BASE}/event/winter-jazz-festival/`, format: 'xml' });
+    expect([local.statusCode, local.headers['content-type'], local.json().title]).toEqual([200, 'application/json; charset=UTF-8', 'Winter Jazz Festival']);
+    const missing = await proxy({ url: `${TEST_BASE}/event/nope/`, format: 'xml' });
+    expect([missing.headers['content-type'], missing.json()]).toEqual(['application/json; charset=UTF-8', { code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } }]);
+  });
+
   it('reads maxwidth and maxheight with absint, never refusing them (as WordPress, whose sanitize callback replaces the type check)', async () => {
     hits.length = 0;
     const r = await app.server.inject({ method: 'GET', url: `/wp-json/oembed/1.0/proxy?url=${encodeURIComponent(`${origin}/video/1`)}&maxwidth[][]=-4&maxheight=-320px`, headers: { authorization: editor } });
@@ -129,10 +136,10 @@ describe('oEmbed proxy', () => {
     expect(scheme.json().code).toBe('upstream_invalid_url');
   });
 
-  it('answers XML when asked', async () => {
+  it('answers a provider\'s document as JSON when XML is asked, as WordPress does', async () => {
     const r = await proxy({ url: `${origin}/video/1`, format: 'xml' });
-    expect(r.headers['content-type']).toBe('text/xml; charset=UTF-8');
-    expect(r.body).toMatch(/^<\?xml version="1\.0"\?>\n<oembed><type>video<\/type><version>1\.0<\/version><title>Live at the Blue Note<\/title>/);
+    expect(r.headers['content-type']).toBe('application/json; charset=UTF-8');
+    expect(r.json()).toMatchObject({ type: 'video', version: '1.0', title: 'Live at the Blue Note' });
   });
 });
 

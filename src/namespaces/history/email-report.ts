@@ -34,7 +34,8 @@ async function reportHtml(ctx: RestContext): Promise<string> {
 }
 
 export async function htmlPreview(ctx: RestContext): Promise<RestResult> {
-  return { body: await reportHtml(ctx), raw: { contentType: 'text/html; charset=UTF-8' } };
+  // The plugin's preview prints the page and exits: no envelope wraps it.
+  return { body: await reportHtml(ctx), raw: { contentType: 'text/html; charset=UTF-8', printed: true } };
 }
 
 export async function emailPreview(ctx: RestContext, config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Promise<RestResult> {

@@ -1,8 +1,8 @@
 /** The routes of `history/v1` (legacy `simple-history/v1`), declared with the legacy index's descriptors. */
-import { fmt } from '../../lib/time.ts';
 import { can } from '../../lib/roles.ts';
 import { z } from 'zod';
 import { arg } from '../../contract/args.ts';
+import { toBoolean } from '../../contract/coerce.ts';
 import { json, raw } from '../../contract/reply.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs, onRecord, type Permission } from '../../contract/permission.ts';
@@ -11,12 +11,14 @@ import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
+import { dateFilter, PAGER_SIZE, Transients } from './date-filter.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from '../../audit/log.ts';
 import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
-import { eventObject, storedReactions, userIdIn, type ShapeSite } from './shape.ts';
+import LEGACY_SCHEMAS from './legacy-schemas.json' with { type: 'json' };
+import { eventObject, storedReactions, idIn, type ShapeSite } from './shape.ts';
 import { STAT_NAMES, statsArgs, statsBody, type StatName } from './stats.ts';
 
 export const NAMESPACE = 'history/v1';
@@ -37,24 +39,39 @@ const listViewer: Permission<Surrounding> = onRecord<Surrounding>(
 function mayAskSurrounding(ctx: RestContext, a: Surrounding): boolean {
   return a.surrounding_event_id === undefined || can(ctx.user, 'manage_options');
 }
-/** One event: its permission callback looks it up and checks its logger, so a missing or unreadable one leaves no method in `Allow`. */
-const eventViewer = onRecord(viewer, async (ctx, a) => {
-  const row = await ctx.store.history.byId((a as { id: number }).id);
-  const readable = readableLoggers(ctx.user);
-  return row !== null && (!readable || readable.includes(row.logger));
-});
+/**
+ * One event: its permission callback looks it up and checks its logger, so a missing or unreadable one
+ * leaves no method in `Allow`; an `id` that is no ID (a list) finds no event.
+ */
+const eventViewer = onRecord(
+  viewer,
+  async (ctx, a) => {
+    const row = await ctx.store.history.byId((a as { id: number }).id);
+    const readable = readableLoggers(ctx.user);
+    return row !== null && (!readable || readable.includes(row.logger));
+  },
+  true,
+);
 const updater = needs('manage_options', errors.history.cannotUpdateEvents);
 /** Stick and unstick: the legacy permission check looks the event up, so a missing one leaves no method in `Allow`. */
-const eventUpdater = onRecord(updater, async (ctx, a) => (await ctx.store.history.byId((a as { id: number }).id)) !== null);
+const eventUpdater = onRecord(updater, async (ctx, a) => (await ctx.store.history.byId((a as { id: number }).id)) !== null, true);
 const statsReader = needs('manage_options', errors.history.cannotViewStats);
 const admin: Permission = needs('manage_options');
 // list_users in WordPress: administrators only, as manage_options.
 const userSearcher = needs('manage_options', errors.history.cannotSearchUsers);
 const loggedIn: Permission = needs('read');
 
-/** The list routes' arguments: the filter's, and the list's own (paging, grouping, `skip_count_query`). */
-const eventListArgs = (sinceIdRequired: boolean) => ({ ...listArgs(sinceIdRequired), skip_count_query: arg.boolean({ description: 'Skip the total count query.', default: false }) });
+/**
+ * The list routes' arguments: the filter's, and the list's own (paging, grouping, `skip_count_query`).
+ * The legacy plugin has no `skip_count_query`, so it never refuses a value of it: one that is no
+ * boolean counts as false rather than being refused. The index still shows it as the contract's boolean.
+ */
+const eventListArgs = (sinceIdRequired: boolean) => ({
+  ...listArgs(sinceIdRequired),
+  skip_count_query: arg.untyped({ description: 'Skip the total count query.', default: false, keywords: { type: 'boolean' } }),
+});
 type List = Args<ReturnType<typeof eventListArgs>>;
+const skipsCount = (a: List) => toBoolean(a.skip_count_query) === true;
 
 async function siteOf(ctx: RestContext): Promise<ShapeSite> {
   return { urls: ctx.urls, zone: (await ctx.store.options.site()).timezone };
@@ -74,9 +91,17 @@ async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<
 
 /** The users the events name who still exist: only theirs have an edit link. */
 async function existingUsers(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
-  const ids = new Set(rows.flatMap((r) => [userIdIn(r.context, '_user_id'), userIdIn(r.context, 'created_user_id')]).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
+  const ids = new Set(rows.flatMap((r) => [idIn(r.context, '_user_id'), idIn(r.context, 'created_user_id')]).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
   const found = new Set<number>();
   for (const id of ids) if (await ctx.store.users.byId(id)) found.add(id);
+  return found;
+}
+
+/** The calendar records the post logger's events name that still exist (in the trash too): theirs link to their edit page. */
+async function existingPosts(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
+  const ids = new Set(rows.filter((r) => r.logger === 'SimplePostLogger').map((r) => idIn(r.context, 'post_id')).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
+  const found = new Set<number>();
+  for (const id of ids) if (await ctx.store.calendar.kindOf(id)) found.add(id);
   return found;
 }
 
@@ -85,7 +110,8 @@ async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = f
   const names = await reactionNames(ctx, rows);
   const editsUsers = can(ctx.user, 'manage_options');
   const users = await existingUsers(ctx, rows);
-  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users }));
+  const posts = await existingPosts(ctx, rows);
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users, posts }));
 }
 
 /** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */
@@ -119,7 +145,7 @@ async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
   const offset = Math.max(0, a.offset ?? (a.page - 1) * a.per_page);
   const [rows, total] = await Promise.all([
     ctx.store.history.list(filter, { limit: a.per_page, offset }),
-    a.skip_count_query ? Promise.resolve(null) : ctx.store.history.count(filter),
+    skipsCount(a) ? Promise.resolve(null) : ctx.store.history.count(filter),
   ]);
   const pages = total === null ? 0 : Math.ceil(total / a.per_page);
   let body = await shapeAll(ctx, rows);
@@ -156,7 +182,7 @@ async function surrounding(ctx: RestContext, id: number, count: number): Promise
 async function hasUpdates(ctx: RestContext, a: List): Promise<RestResult> {
   const zone = (await ctx.store.options.site()).timezone;
   const keep: ListArgs = { ...a, ungrouped: true, exclude_search: undefined, exclude_loglevels: undefined, exclude_loggers: undefined, exclude_messages: undefined, exclude_users: undefined, exclude_user: undefined, exclude_initiator: undefined, only_sticky: false };
-  if (a.skip_count_query) return { body: { new_events_count: null } };
+  if (skipsCount(a)) return { body: { new_events_count: null } };
   return { body: { new_events_count: await ctx.store.history.count(buildFilter(keep, ctx.user, zone, ctx.clock)) } };
 }
 
@@ -231,33 +257,10 @@ async function searchUser(ctx: RestContext): Promise<RestResult> {
   return { body: users.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name, id: String(u.id) })) };
 }
 
-/** Events per page of the history page (the legacy `simple_history_pager_size`, default 20). */
-const PAGER_SIZE = 20;
-
-/**
- * The legacy date filter's default range: 1, then 7, 14 and 30 days back from the start of today
- * (UTC) while the distinct occasions logged in that range fill fewer than 20 pages; back to 14 days
- * if 30 would be over 1000 pages. Each step tried is reported in `arr_days_and_pages`.
- */
-async function dateFilter(ctx: RestContext) {
-  const now = ctx.clock.now();
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const arr: { daysToShow: number; numPages: number }[] = [];
-  for (const days of [1, 7, 14, 30]) {
-    const numPages = (await ctx.store.history.occasionsSince(fmt(new Date(today - days * 86_400_000)))) / PAGER_SIZE;
-    arr.push({ daysToShow: days, numPages });
-    if (numPages >= 20) break;
-  }
-  const last = arr.at(-1)!;
-  return { arr_days_and_pages: arr, daysToShow: last.daysToShow === 30 && last.numPages > 1000 ? 14 : last.daysToShow };
-}
-
-async function searchOptions(ctx: RestContext): Promise<RestResult> {
-  // The months of the loggers the reader may read; the page estimates count every event (as the plugin does).
-  const months = await ctx.store.history.months(readableLoggers(ctx.user));
+async function searchOptions(ctx: RestContext, kept: Transients): Promise<RestResult> {
   return {
     body: {
-      dates: { ...(await dateFilter(ctx)), result_months: months.map((yearMonth) => ({ yearMonth })) },
+      dates: await dateFilter(ctx, kept),
       loggers: ALL_LOGGERS.filter((l) => mayReadLogger(ctx.user, l)).map(({ slug, name, search_data }) => ({ slug, name, search_data })),
       initiators: [
         { value: 'wp_user', label: 'WordPress user' },
@@ -289,11 +292,18 @@ function backfillStatus(): RestResult {
 const idArg = { id: arg.integer({ description: 'Unique identifier for the event.' }) };
 const reactionArgs = { ...idArg, type: arg.enum(['thumbsup'], { description: 'Reaction type.', required: true }) };
 
+/** A route with the legacy controller's item schema (its OPTIONS answer shows it). */
+function withSchema(schema: Record<string, unknown>, ...decl: Parameters<typeof route>): RouteDecl {
+  return { ...route(...decl), schema };
+}
+
 export function historyRoutes(services: Services): RouteDecl[] {
+  const kept = new Transients();
   return [
     route(NAMESPACE, P('/email-report/preview/email'), endpoint({ methods: ['POST', 'GET'], args: {}, response: json(z.object({ success: z.boolean(), message: z.string() })), permission: admin, handler: (ctx) => emailPreview(ctx, services.config) })),
     route(NAMESPACE, P('/email-report/preview/html'), endpoint({ methods: ['GET'], args: {}, response: raw('text/html', 'The weekly e-mail report as HTML'), permission: admin, handler: (ctx) => htmlPreview(ctx) })),
-    route(
+    withSchema(
+      LEGACY_SCHEMAS.event,
       NAMESPACE,
       P('/events'),
       endpoint({ methods: ['GET'], args: eventListArgs(false), response: json(z.array(HistoryEvent)), permission: listViewer, handler: (ctx, a) => listEvents(ctx, a) }),
@@ -312,10 +322,10 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(NAMESPACE, P(`/events/${ID}/react`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, true) })),
     route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, response: json(z.object({ completed: z.boolean(), type_stats: z.record(z.string(), z.unknown()) })), permission: loggedIn, handler: backfillStatus })),
-    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: viewer, handler: (ctx) => searchOptions(ctx) })),
+    route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: viewer, handler: (ctx) => searchOptions(ctx, kept) })),
     route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: userSearcher, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
-      route(NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
+      withSchema(LEGACY_SCHEMAS.stats, NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
     ),
   ];
 }

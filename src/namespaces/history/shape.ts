@@ -3,8 +3,8 @@ import { fmt, instantToWall } from '../../lib/time.ts';
 import { createHash } from 'node:crypto';
 import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
-import { escHtml } from '../../lib/html.ts';
 import { LOGGERS, interpolate } from '../../audit/loggers.ts';
+import { escHtmlLegacy, htmlEntityDecode, stripAllTags } from './legacy-html.ts';
 import { WELCOME_DETAILS } from './welcome.ts';
 
 export interface ShapeSite {
@@ -30,15 +30,15 @@ function editUserLink(urls: SiteUrls, id: number | null, o: ShapeOptions): strin
   return o.editsUsers && o.users?.has(id) ? `${urls.admin}/user-edit.php?user_id=${id}` : '';
 }
 
-/** A context value naming a user; 0 or none is no user. */
-export function userIdIn(c: Record<string, string>, key: string): number | null {
+/** A context value naming a record (a user, a post); 0 or none is none. */
+export function idIn(c: Record<string, string>, key: string): number | null {
   const v = c[key];
   return v !== undefined && /^\d+$/.test(v) && v !== '0' ? Number(v) : null;
 }
 
 /** The event's user's link (the reader's own when the event names none). */
 function profileUrl(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions): string {
-  return editUserLink(urls, userIdIn(c, '_user_id') ?? o.reader ?? null, o);
+  return editUserLink(urls, idIn(c, '_user_id') ?? o.reader ?? null, o);
 }
 
 /**
@@ -47,12 +47,38 @@ function profileUrl(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions):
  */
 function userCreatedHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | null {
   const c = row.context;
-  const id = userIdIn(c, 'created_user_id');
+  const id = idIn(c, 'created_user_id');
   if (row.logger !== 'SimpleUserLogger' || row.message_key !== 'user_created' || id === null || !o.users?.has(id)) return null;
   const link = editUserLink(urls, id, o);
   return '_backfilled_event' in c
     ? `Created user <a href="${link}">${c.created_user_login ?? '{created_user_login}'}</a>`
     : `Created user <a href="${link}">${c.created_user_login ?? '{created_user_login}'} (${c.created_user_email ?? '{created_user_email}'})</a> with role ${c.created_user_role ?? '{created_user_role}'}`;
+}
+
+/** The post logger's messages that link the record to its edit page while it exists. */
+const POST_LINKED: Record<string, string> = {
+  post_created: 'Created {post_type} <a href="{edit_link}">"{post_title}"</a>',
+  post_updated: 'Updated {post_type} <a href="{edit_link}">"{post_title}"</a>',
+  post_trashed: 'Moved {post_type} <a href="{edit_link}">"{post_title}"</a> to the trash',
+};
+
+/**
+ * The post logger's own HTML: only the post type's name and the title are escaped (the rest is as
+ * logged), and a record created, updated or trashed that still exists links to its edit page
+ * (get_edit_post_link: only editors and administrators read this logger, and both may edit every record).
+ */
+function postHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | null {
+  if (row.logger !== 'SimplePostLogger') return null;
+  const c = row.context;
+  const id = idIn(c, 'post_id');
+  const linked = id !== null && o.posts?.has(id) ? POST_LINKED[row.message_key ?? ''] : undefined;
+  return interpolate(linked ?? row.message, {
+    ...c,
+    // interpolate shows the type by its label (a post type's name has nothing to escape).
+    post_type: escHtmlLegacy(c.post_type ?? ''),
+    post_title: escHtmlLegacy(c.post_title ?? ''),
+    ...(linked ? { edit_link: `${urls.admin}/post.php?post=${id}&amp;action=edit` } : {}),
+  });
 }
 
 function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions) {
@@ -79,7 +105,7 @@ function details(row: HistoryRow): { data: unknown[]; html: string | null } {
   if (!note) return { data: [], html: null };
   return {
     data: [{ title: null, items: [{ name: 'Entry notes', new_value: note, slug_new: 'note' }] }],
-    html: `<table class="SimpleHistoryLogitem__keyValueTable"><tbody>\n                <tr>\n                    <td>Entry notes</td>\n                    <td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escHtml(note)}</span></td>\n                </tr>\n            </tbody></table>`,
+    html: `<table class="SimpleHistoryLogitem__keyValueTable"><tbody>\n                <tr>\n                    <td>Entry notes</td>\n                    <td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escHtmlLegacy(note)}</span></td>\n                </tr>\n            </tbody></table>`,
   };
 }
 
@@ -112,12 +138,15 @@ export interface ShapeOptions {
   /** Whether the reader may edit other users (administrators), and the users the events name (`_user_id`, `created_user_id`) who exist. */
   editsUsers?: boolean;
   users?: Set<number>;
+  /** The records the post logger's events name (`post_id`) that exist. */
+  posts?: Set<number>;
 }
 
 export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = {}) {
   const c = row.context;
   const hasContext = Object.keys(c).length > 0;
-  const text = interpolate(row.message, hasContext ? c : null);
+  // The logger's HTML (most loggers: the interpolated message, escaped); the message is that HTML as text.
+  const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? escHtmlLegacy(interpolate(row.message, hasContext ? c : null));
   const d = details(row);
   const link = eventLink(site.urls, row.id);
   const gmt = new Date(`${row.date.replace(' ', 'T')}Z`);
@@ -126,9 +155,8 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
     date_local: fmt(instantToWall(gmt, site.zone)),
     date_gmt: row.date,
     via: LOGGERS[row.logger]?.via ?? null,
-    // The legacy message is the HTML with tags stripped and trimmed (wp_strip_all_tags).
-    message: text.trim(),
-    message_html: userCreatedHtml(site.urls, row, o) ?? escHtml(text).replace(/&#039;/g, "'"),
+    message: stripAllTags(htmlEntityDecode(html)),
+    message_html: html,
     message_uninterpolated: row.message,
     details_data: d.data,
     details_html: d.html,

@@ -1,5 +1,5 @@
 /**
- * The users and content stats' `details` lists, shaped as the legacy Events_Stats queries select
+ * The users, content, media and plugins stats' `details` lists, shaped as the legacy Events_Stats queries select
  * them: named context values as strings, an event left out when one of its values is missing (the
  * queries join one context row per value), grouped lists counted per user or login and ordered by
  * count, the others newest first.
@@ -83,4 +83,45 @@ export async function contentDetails(read: ReadEvents, limit: number) {
     content_items_trashed_details: await list('trashed'),
     content_items_deleted_details: await list('deleted'),
   };
+}
+
+/** WordPress's human_time_diff: the distance between two instants (seconds) in its largest whole unit, rounded. */
+export function humanTimeDiff(from: number, to: number): string {
+  const diff = Math.trunc(Math.abs(to - from));
+  const units: [string, number][] = [['year', 365 * 86_400], ['month', 30 * 86_400], ['week', 7 * 86_400], ['day', 86_400], ['hour', 3_600], ['minute', 60]];
+  for (const [unit, size] of units) {
+    if (diff >= size) {
+      const n = Math.max(1, Math.round(diff / size));
+      return `${n} ${unit}${n === 1 ? '' : 's'}`;
+    }
+  }
+  const secs = Math.max(1, diff);
+  return `${secs} second${secs === 1 ? '' : 's'}`;
+}
+
+/**
+ * A plugin list (get_plugin_details): each event's plugin name and version and how long ago it
+ * happened, newest first; an event missing either value is left out (the query joins both).
+ */
+export function pluginDetails(rows: HistoryRow[], limit: number, now: Date): { name: string; version: string; when: string }[] {
+  return pick(rows, 'date', { name: 'plugin_name', version: 'plugin_version' })
+    .slice(0, limit)
+    .map((r) => ({ name: r.name, version: r.version, when: `${humanTimeDiff(Date.parse(`${r.date.replace(' ', 'T')}Z`) / 1000, now.getTime() / 1000)} ago` }));
+}
+
+/**
+ * A media list (get_detailed_stats_for_logger_and_value): every event of the range, newest first,
+ * as its table row (MySQL's strings) with its whole context (`[]` when it has none).
+ */
+export function eventRows(rows: HistoryRow[]) {
+  return rows.map((r) => ({
+    id: String(r.id),
+    date: r.date,
+    logger: r.logger,
+    level: r.level,
+    message: r.message,
+    occasionsID: r.occasions_id,
+    initiator: r.initiator,
+    context: Object.keys(r.context).length ? r.context : [],
+  }));
 }

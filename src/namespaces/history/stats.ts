@@ -6,7 +6,7 @@ import { fmt, instantToWall, phpDate, wallToInstant } from '../../lib/time.ts';
 import { arg, withValidateCallback } from '../../contract/args.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Args, RestResult } from '../../contract/route.ts';
-import { contentDetails, DETAIL_SOURCES, userDetails, type ReadEvents } from './stats-details.ts';
+import { contentDetails, DETAIL_SOURCES, eventRows, pluginDetails, userDetails, type ReadEvents } from './stats-details.ts';
 
 export const STAT_NAMES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'] as const;
 export type StatName = (typeof STAT_NAMES)[number];
@@ -122,13 +122,8 @@ export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs):
   const notes = { added: n('notes_added'), resolved: n('notes_resolved'), total: n('notes_total') };
   // The grouped lists count every event of the range.
   const read: ReadEvents = (source, limit) => history.rowsOf(DETAIL_SOURCES[source].map(pair), from, to, limit ?? Number.MAX_SAFE_INTEGER);
-  const details = async (kinds: Record<string, Kind>) => {
-    const out: Record<string, unknown[]> = {};
-    for (const [key, kind] of Object.entries(kinds)) {
-      out[key] = (await history.rowsOf(KINDS[kind].map(pair), from, to, a.limit)).map((r) => ({ id: String(r.id), date: r.date, logger: r.logger, message_key: r.message_key, context: r.context }));
-    }
-    return out;
-  };
+  // Every event of a kind in the range (the media and plugin lists are not limited by the query).
+  const all = (kind: Kind) => history.rowsOf(KINDS[kind].map(pair), from, to, Number.MAX_SAFE_INTEGER);
   switch (name) {
     case 'summary': {
       const plugins = { updates: n('plugin_updates'), installations: n('installations'), activations: n('activations'), total: n('plugins_total') };
@@ -146,14 +141,17 @@ export async function statsBody(ctx: RestContext, name: StatName, a: StatsArgs):
     }
     case 'media': {
       const body: Record<string, unknown> = { date_range: range, summary: media };
-      if (a.include_details) body.details = await details({ uploads: 'uploads', edits: 'edits', deletions: 'deletions' });
+      if (a.include_details) body.details = { uploads: eventRows(await all('uploads')), edits: eventRows(await all('edits')), deletions: eventRows(await all('deletions')) };
       return { body };
     }
     case 'plugins': {
       // Available plugin updates come from WordPress's update check, which Lintel has no plugins for.
       const plugins = { updates: n('plugin_updates'), installations: n('installations'), activations: n('activations'), available_updates: 0, total: n('plugins_total') };
       const body: Record<string, unknown> = { date_range: range, summary: plugins };
-      if (a.include_details) body.details = { ...(await details({ updates: 'plugin_updates', installations: 'installations', activations: 'activations' })), available_updates: [] };
+      if (a.include_details) {
+        const list = async (kind: Kind) => pluginDetails(await all(kind), a.limit, ctx.clock.now());
+        body.details = { updates: await list('plugin_updates'), installations: await list('installations'), activations: await list('activations'), available_updates: [] };
+      }
       return { body };
     }
     case 'core':

@@ -19,7 +19,7 @@ import { OembedProxy, type RemoteOembed } from './proxy.ts';
 const NS = 'oembed/1.0';
 const urlArg = () => arg.string({ description: 'The URL of the resource for which to fetch oEmbed data.', format: 'uri', required: true });
 
-/** The answer in the asked format; in XML, errors are XML too, as on the legacy site. */
+/** The embed route's answer in the asked format; in XML, errors are XML too, as on the legacy site. */
 async function inFormat(format: unknown, work: () => Promise<Record<string, unknown>>): Promise<RestResult> {
   if (format !== 'xml') return { body: await work() };
   try {
@@ -74,17 +74,17 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
         },
         response: json(OembedDocument),
         permission: needs('edit_posts', errors.oembed.cannotProxy),
-        handler: (ctx, a) =>
-          inFormat(a.format, async () => {
-            const url = parseUrl(a.url);
-            // URLs of this site are answered from its own records, without a request to itself.
-            if (!url || url.origin === new URL(ctx.urls.base).origin) return localDocument(lookup, ctx, url, a.maxwidth);
-            const maxwidth = absint(a.maxwidth);
-            const maxheight = a.maxheight === undefined ? undefined : absint(a.maxheight);
-            const data = await proxy.get({ url: url.href, maxwidth, maxheight, discover: a.discover });
-            if (!data) throw errors.oembed.invalidUrl();
-            return data;
-          }),
+        // Always JSON: WordPress writes XML for the embed route only, whatever `format` the proxy is sent.
+        handler: async (ctx, a) => {
+          const url = parseUrl(a.url);
+          // URLs of this site are answered from its own records, without a request to itself.
+          if (!url || url.origin === new URL(ctx.urls.base).origin) return { body: await localDocument(lookup, ctx, url, a.maxwidth) };
+          const maxwidth = absint(a.maxwidth);
+          const maxheight = a.maxheight === undefined ? undefined : absint(a.maxheight);
+          const data = await proxy.get({ url: url.href, maxwidth, maxheight, discover: a.discover });
+          if (!data) throw errors.oembed.invalidUrl();
+          return { body: data };
+        },
       }),
     ),
   ];

@@ -24,6 +24,7 @@ const RouteEntry = z.object({
   namespace: z.string(),
   methods: z.array(z.string()),
   endpoints: z.array(z.object({ methods: z.array(z.string()), allow_batch: z.object({ v1: z.boolean() }).optional(), args: shape.orEmpty(shape.map()) })),
+  schema: z.record(z.string(), z.unknown()).optional(),
   _links: shape.links().optional(),
 });
 const Routes = z.record(z.string(), RouteEntry);
@@ -32,15 +33,17 @@ const SiteIndex = z.looseObject({
   namespaces: z.array(z.string()), authentication: shape.orEmpty(shape.map()), routes: Routes, _links: shape.links(),
 });
 
-function routeDescriptions(table: RouteTable): (ctx: RestContext, namespace?: string) => Record<string, unknown> {
+function routeDescriptions(table: RouteTable): (ctx: RestContext, context: unknown, namespace?: string) => Record<string, unknown> {
   const built = new Map<string, Record<string, unknown>>();
-  return (ctx, namespace) => {
-    const key = `${ctx.urls.apiRoot}\0${namespace ?? ''}`;
+  return (ctx, context, namespace) => {
+    // `context=help` adds each route's schema, as WordPress's get_data_for_routes does.
+    const help = context === 'help';
+    const key = `${ctx.urls.apiRoot}\0${namespace ?? ''}\0${help}`;
     let routes = built.get(key);
     if (!routes) {
       routes = {};
       for (const r of namespace === undefined ? table.routes : table.inNamespace(namespace)) {
-        routes[r.pattern] = describeRoute(r.decl, (p) => ctx.urls.rest(p));
+        routes[r.pattern] = describeRoute(r.decl, (p) => ctx.urls.rest(p), help);
       }
       built.set(key, routes);
     }
@@ -60,7 +63,7 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
       response: json(SiteIndex),
       summary: 'The site index: the site, its namespaces and every route with its arguments',
       permission: publicAccess,
-      async handler(ctx) {
+      async handler(ctx, args) {
         const site = await ctx.store.options.site();
         const remote = forwarded ? await forwarded.routes() : {};
         return {
@@ -78,7 +81,7 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
             authentication: {
               'application-passwords': { endpoints: { authorization: `${ctx.urls.admin}/authorize-application.php` } },
             },
-            routes: forwarded?.namespaces.length ? { ...withoutForwarded(routesOf(ctx), forwarded.namespaces), ...remote } : routesOf(ctx),
+            routes: forwarded?.namespaces.length ? { ...withoutForwarded(routesOf(ctx, args.context), forwarded.namespaces), ...remote } : routesOf(ctx, args.context),
             site_logo: 0,
             site_icon: 0,
             site_icon_url: '',
@@ -113,7 +116,7 @@ export function namespaceIndexRoute(table: RouteTable, namespace: string): Route
       handler(ctx, args) {
         const ns = args.namespace;
         if (typeof ns !== 'string' || !table.namespaces.includes(ns)) throw errors.core.invalidNamespace();
-        return { body: { namespace: ns, routes: routesOf(ctx, ns) }, links: { up: [{ href: ctx.urls.apiRoot }] } };
+        return { body: { namespace: ns, routes: routesOf(ctx, args.context, ns) }, links: { up: [{ href: ctx.urls.apiRoot }] } };
       },
     }),
   );

@@ -1,0 +1,21 @@
+/** The legacy message functions, against answers PHP 8.2 and WordPress 7.0 gave for the same input. */
+import { describe, expect, it } from 'vitest';
+import { escHtmlLegacy, htmlEntityDecode, stripAllTags, stripTags } from './legacy-html.ts';
+
+// [input, esc_html(input), wp_strip_all_tags(html_entity_decode(esc_html(input))), strip_tags(input)]
+const CASES: [string, string, string, string][] = [
+  ['a <b>x</b> &amp; y < z "q" \'s', 'a &lt;b&gt;x&lt;/b&gt; &amp; y &lt; z &quot;q&quot; &#039;s', 'a x & y < z "q" \'s', 'a x &amp; y < z "q" \'s'],
+  ['&apos; &#9; &#x2E; &foo; &#0; &#65; &#x7f;', '&amp;apos; &#009; &#x2E; &amp;foo; &amp;#0; &#065; &#x7f;', '&apos; \t . &foo; &#0; A &#x7f;', '&apos; &#9; &#x2E; &foo; &#0; &#65; &#x7f;'],
+  ['Tom &amp;amp; Jerry &copy; &#xfdd0;', 'Tom &amp;amp; Jerry &copy; &#xfdd0;', 'Tom &amp; Jerry \u00a9 \ufdd0', 'Tom &amp;amp; Jerry &copy; &#xfdd0;'],
+  ['<!-- c --> <?php x ?> <!DOCTYPE html> after', '&lt;!-- c --&gt; &lt;?php x ?&gt; &lt;!DOCTYPE html&gt; after', 'after', '   after'],
+  ['unclosed <b title="a>b" rest', 'unclosed &lt;b title=&quot;a&gt;b&quot; rest', 'unclosed', 'unclosed '],
+  ['<script>alert(1)</script>ok<style>p{}</style>', '&lt;script&gt;alert(1)&lt;/script&gt;ok&lt;style&gt;p{}&lt;/style&gt;', 'ok', 'alert(1)okp{}'],
+];
+
+describe('legacy message text', () => {
+  it.each(CASES)('%j as esc_html, the message and strip_tags write it', (input, html, message, stripped) => {
+    expect(escHtmlLegacy(input)).toBe(html);
+    expect(stripAllTags(htmlEntityDecode(html))).toBe(message);
+    expect(stripTags(input)).toBe(stripped);
+  });
+});
