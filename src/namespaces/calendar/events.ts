@@ -7,7 +7,7 @@ import type { RestContext } from '../../contract/context.ts';
 import { JsonText } from '../../http/shape.ts';
 import type { EventFields, EventQuery, EventRow, StoredEvent, Taxonomy } from '../../store/calendar.ts';
 import type { Store } from '../../store/store.ts';
-import { fmt, instantToWall, isValidTimeZone, wallToInstant } from '../../lib/time.ts';
+import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
@@ -149,7 +149,6 @@ async function fieldsFrom(ctx: RestContext, a: EventWriteArgs, current: EventRow
   else if (!current) f.slug = slugify(String(a.title));
   if (a.author !== undefined) {
     assertMayAttribute(ctx, a.author, !current);
-    if (!(await ctx.store.users.byId(a.author))) throw invalidParam('author');
     f.author = a.author;
   } else if (!current) f.author = ctx.user?.id ?? 0;
   if (a.status !== undefined || !current) f.status = scaleBackStatus(ctx, a.status ?? 'publish');
@@ -159,14 +158,10 @@ async function fieldsFrom(ctx: RestContext, a: EventWriteArgs, current: EventRow
     if (flag !== undefined) f[k] = flag;
   }
   if (a.website !== undefined) f.website = String(a.website ?? '');
-  if (a.image !== undefined) f.image = String(a.image);
   if (a.cost !== undefined) Object.assign(f, costFields(a.cost));
 
   const timezone = a.timezone || current?.timezone || zone;
-  if (a.timezone !== undefined) {
-    if (!isValidTimeZone(timezone)) throw invalidParam('timezone');
-    f.timezone = timezone;
-  }
+  if (a.timezone !== undefined) f.timezone = timezone;
   const allDay = f.all_day ?? current?.all_day ?? false;
   const start = a.start_date !== undefined ? parseWall(String(a.start_date), nowWall) : null;
   const end = a.end_date !== undefined ? parseWall(String(a.end_date), nowWall) : null;

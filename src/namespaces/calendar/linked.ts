@@ -6,7 +6,7 @@ import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
-import { asList, type LinkedListArgs } from './args.ts';
+import { asList, isEmpty, isPhpList, phpTruthy, type LinkedListArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
@@ -137,26 +137,15 @@ export async function deleteLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
   return { body: linkedObject(await siteOf(ctx), kind, await loadLinked(ctx, kind, r.id)) };
 }
 
-/** An event's `venue`/`organizer` value: IDs, `{id}` objects, or inline records to create or match. */
+/** An event's `venue`/`organizer` value as its validate callback accepted it: IDs (falsy items skipped), `{id}` objects, or inline records to create or match. */
 export async function resolveLinked(ctx: RestContext, kind: LinkedKind, value: unknown): Promise<number[]> {
-  const items = Array.isArray(value) ? value : value === null || value === '' || value === 0 || value === '0' ? [] : [value];
+  const items = typeof value !== 'object' || value === null ? asList(value) : isPhpList(value) ? Object.values(value) : [value];
   const out: number[] = [];
   for (const item of items) {
     if (typeof item === 'object' && item !== null) {
       const o = item as Record<string, unknown>;
-      if (o.id !== undefined) {
-        if ((await ctx.store.calendar.kindOf(Number(o.id))) !== kind) throw errors.calendar.invalidLinked();
-        out.push(Number(o.id));
-      } else {
-        if (typeof o[kind] !== 'string' || o[kind] === '') throw invalidParam(kind);
-        out.push(await createLinkedRecord(ctx, kind, o));
-      }
-      continue;
-    }
-    for (const x of asList(item)) {
-      if (!/^\d+$/.test(x) || (await ctx.store.calendar.kindOf(Number(x))) !== kind) throw invalidParam(kind);
-      if (Number(x) !== 0) out.push(Number(x));
-    }
+      out.push(isEmpty(o.id) ? await createLinkedRecord(ctx, kind, o) : Math.trunc(Number(o.id)));
+    } else if (phpTruthy(item)) out.push(Math.trunc(Number(item)));
   }
   return out;
 }
