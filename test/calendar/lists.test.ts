@@ -1,0 +1,37 @@
+/** The venue and organizer lists' order, as the legacy site's MySQL query gives it. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+const NS = '/wp-json/calendar/events/v1';
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:06:30Z' } });
+  // Three organizers saved in the same second, as a seeding script does.
+  const second = new Date('2026-11-20T07:06:34Z');
+  for (const [name, status] of [['First', 'publish'], ['Second', 'draft'], ['Third', 'publish']] as const) {
+    const f = { author: 1, status, slug: name.toLowerCase(), name, description: '', excerpt: '', phone: '', website: '', email: '', image: '' };
+    ids[name] = await app.store.calendar.createLinked('organizer', f, second);
+  }
+});
+afterAll(() => app.close());
+
+const listed = async (query: string, role?: 'administrator') => {
+  const auth = role ? { authorization: await app.auth(role) } : {};
+  const body = (await app.server.inject({ method: 'GET', url: `${NS}/organizers?per_page=50&${query}`, headers: auth })).json();
+  const ours = new Set(Object.values(ids));
+  return body.organizers.map((o: { id: number }) => o.id).filter((id: number) => ours.has(id));
+};
+
+describe('records saved in the same second', () => {
+  it('are listed newest ID first when one status is asked for (the index read backwards)', async () => {
+    expect(await listed('')).toEqual([ids.Third, ids.First]);
+    expect(await listed('status=publish', 'administrator')).toEqual([ids.Third, ids.First]);
+  });
+
+  it('are listed by status, then oldest ID first, when several are (read forwards, then sorted by date alone)', async () => {
+    expect(await listed('', 'administrator')).toEqual([ids.Second, ids.First, ids.Third]);
+    expect(await listed('status=publish,draft', 'administrator')).toEqual([ids.Second, ids.First, ids.Third]);
+  });
+});
