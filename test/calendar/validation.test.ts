@@ -45,6 +45,16 @@ describe('validate callbacks', () => {
     expect((await get('/organizers?event=abc')).json()).toEqual(invalid('event'));
   });
 
+  it('look a value of another type up first, then check the type: a failed lookup is the bare message (callback before type)', async () => {
+    const admin = await app.auth('administrator');
+    const made = await app.server.inject({ method: 'POST', url: `${NS}/organizers`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ organizer: 'Looked Up' }) });
+    const organizer = made.json().id as number;
+    const typeError = (await get(`/organizers/${organizer}?id[2]=${organizer}`)).json().data.params;
+    expect(typeError).toEqual({ id: 'id is not of type integer.' });
+    expect((await get(`/organizers/${organizer}?id[2]=99999`)).json()).toEqual(invalid('id'));
+    expect((await get('/categories?parent[2]=99999')).json()).toEqual(invalid('parent'));
+  });
+
   it('want non-empty strings (is_string: "0" is empty in PHP)', async () => {
     expect((await get('/events?strict_dates=')).json()).toEqual(invalid('strict_dates'));
     expect((await get('/categories?search=0')).json()).toEqual(invalid('search'));

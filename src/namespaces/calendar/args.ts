@@ -188,6 +188,20 @@ export const kindOf = (ctx: RestContext, v: unknown) => {
 /** is_venue_id_list / is_organizer_id_list: numeric items naming a record of the kind (get_post reads the whole part of the number). */
 export const linkedList = (kind: LinkedKind, description: string) =>
   lookedUpList(description, async (ctx, x) => typeof x === 'number' && (await kindOf(ctx, x)) === kind);
+/**
+ * A venue's or organizer's path ID: is_venue_id (a number naming a venue), is_organizer_id (a number,
+ * or a list of numbers, naming organizers), then the declared integer type.
+ */
+export function linkedId(kind: LinkedKind, description: string) {
+  const items = (v: unknown) => (kind === 'organizer' && typeof v === 'object' && v !== null ? Object.values(v) : [v]);
+  return tecInt(description, (v) => items(v).length > 0 && items(v).every(isNumeric), {
+    required: true,
+    lookup: async (ctx, v) => {
+      for (const x of items(v)) if ((await kindOf(ctx, x)) !== kind) return false;
+      return true;
+    },
+  });
+}
 export const ids = (description: string) => tec(description, { items: { type: 'integer' } }, (v) => asList(v).length > 0 && asList(v).every(positiveInt), (v) => asList(v).map(Number));
 /**
  * filter_post_status_list: who may not edit the records may ask for `publish` alone; others for

@@ -55,7 +55,7 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? A.venueFields(required) : A.organizerFields(required));
-  const idArg = { id: A.tecInt(`the ${kind} post ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await A.kindOf(ctx, v)) === kind }) };
+  const idArg = { id: A.linkedId(kind, `the ${kind} post ID`) };
   const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
