@@ -35,3 +35,16 @@ describe('records saved in the same second', () => {
     expect(await listed('status=publish,draft', 'administrator')).toEqual([ids.Second, ids.First, ids.Third]);
   });
 });
+
+describe('has_events and only_with_upcoming', () => {
+  it('are read with tribe_is_truthy: a non-empty list, "enabled" and "Y" are true', async () => {
+    const admin = await app.auth('administrator');
+    const send = (method: string, url: string, body?: object) =>
+      app.server.inject({ method: method as 'GET', url: NS + url, headers: { authorization: admin, ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+    const organizer = (await send('POST', '/organizers', { organizer: 'Busy Org' })).json().id as number;
+    await send('POST', '/events', { title: 'Busy Night', start_date: '2027-05-01 19:00', end_date: '2027-05-01 22:00', organizer });
+    const found = async (q: string) => (await send('GET', `/organizers?per_page=50&${q}`)).json().organizers.map((o: { id: number }) => o.id);
+    for (const q of ['has_events[5]=true', 'has_events=enabled', 'has_events=Y', 'only_with_upcoming[]=0']) expect(await found(q), q).toEqual([organizer]);
+    expect(await found('has_events=0')).not.toContain(organizer);
+  });
+});

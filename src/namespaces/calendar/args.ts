@@ -101,7 +101,7 @@ export const tecStr = <const R extends boolean = false>(description: string, val
 
 const TRUTHY = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
 /** tribe_is_truthy: a boolean as it is, a string (lowercased, not trimmed) when listed, anything else as PHP casts it (a non-empty list is true). */
-const isTruthy = (v: unknown) =>
+export const isTruthy = (v: unknown) =>
   typeof v === 'boolean' ? v : typeof v === 'string' ? TRUTHY.includes(v.toLowerCase()) : typeof v === 'object' && v !== null ? Object.keys(v).length > 0 : Boolean(v);
 
 /**

@@ -6,7 +6,7 @@ import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
-import { asList, isEmpty, isPhpList, phpTruthy, type LinkedListArgs } from './args.ts';
+import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } from './args.ts';
 import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
@@ -24,12 +24,12 @@ export function linkedObject(site: Site, kind: LinkedKind, r: Row, single = fals
 export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: LinkedListArgs) {
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
-  const truthy = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
+  // Both read with tribe_is_truthy (a non-empty list is true).
   const { rows, total } = await ctx.store.calendar.linkedArchive(kind, {
     search: a.search,
     event: a.event,
-    hasEvents: a.has_events === undefined ? undefined : truthy(a.has_events),
-    onlyWithUpcoming: truthy(a.only_with_upcoming) ? fmt(instantToWall(ctx.clock.now(), site.zone)) : undefined,
+    hasEvents: a.has_events === undefined ? undefined : isTruthy(a.has_events),
+    onlyWithUpcoming: isTruthy(a.only_with_upcoming) ? fmt(instantToWall(ctx.clock.now(), site.zone)) : undefined,
     statuses: statusesFor(ctx, a.status),
     limit: perPage,
     offset: (a.page - 1) * perPage,
@@ -38,7 +38,8 @@ export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Linke
   const pages = Math.ceil(total / perPage);
   const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
   if (a.event !== undefined) echo.push(['event', a.event]);
-  if (a.has_events !== undefined) echo.push(['has_events', String(a.has_events)]);
+  // A list is echoed as its items joined by commas (Tribe__Utils__Array::to_list).
+  if (a.has_events !== undefined) echo.push(['has_events', typeof a.has_events === 'object' && a.has_events !== null ? Object.values(a.has_events).join(',') : String(a.has_events)]);
   echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
   const links = archiveLinks(site.ctx.urls.rest(`/${site.ns}/${PLURAL[kind]}/`), echo, a.page, a.page < pages);
   return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
