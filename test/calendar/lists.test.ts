@@ -48,3 +48,18 @@ describe('has_events and only_with_upcoming', () => {
     expect(await found('has_events=0')).not.toContain(organizer);
   });
 });
+
+describe('term lists', () => {
+  it('sort as WP_Term_Query reads order and orderby: ASC only when asked for, any other order DESC; orderby lowercased, unknown ones by name', async () => {
+    const admin = await app.auth('administrator');
+    for (const name of ['Beta Sort', 'Alpha Sort']) {
+      await app.server.inject({ method: 'POST', url: `${NS}/tags`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ name }) });
+    }
+    const names = async (q: string) =>
+      (await app.server.inject({ method: 'GET', url: `${NS}/tags?hide_empty=0&search=Sort&${q}` })).json().tags.map((t: { name: string }) => t.name);
+    expect(await names('')).toEqual(['Alpha Sort', 'Beta Sort']);
+    expect(await names('order=ASC')).toEqual(['Alpha Sort', 'Beta Sort']);
+    for (const q of ['order=1.5', 'order=desc', 'orderby=bogus&order=x']) expect(await names(q), q).toEqual(['Beta Sort', 'Alpha Sort']);
+    expect(await names('orderby=TERM_ID&order=asc')).toEqual(['Beta Sort', 'Alpha Sort']);
+  });
+});
