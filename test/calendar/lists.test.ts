@@ -63,3 +63,13 @@ describe('term lists', () => {
     expect(await names('orderby=TERM_ID&order=asc')).toEqual(['Beta Sort', 'Alpha Sort']);
   });
 });
+
+describe('the echoed status', () => {
+  it('is nothing between separators for an empty list (status=0), as add_query_arg writes an empty array', async () => {
+    const admin = await app.auth('administrator');
+    const restUrl = async (url: string) => (await app.server.inject({ method: 'GET', url: NS + url, headers: { authorization: admin } })).json().rest_url;
+    expect(await restUrl('/organizers?status=0')).toMatch(/\/organizers\/\?page=1&per_page=10&$/);
+    expect(await restUrl('/events?status=')).toMatch(/&end_date=[^&]+&$/);
+    expect(await restUrl('/organizers?status=publish,')).toMatch(/&status=publish$/);
+  });
+});

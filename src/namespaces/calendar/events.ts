@@ -9,7 +9,7 @@ import type { EventFields, EventQuery, EventRow, StoredEvent, Taxonomy } from '.
 import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
-import { archiveLinks, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
@@ -98,13 +98,13 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   const events = await archiveEvents(site, rows);
   const perPage = clampPerPage(a.per_page);
   const pages = Math.ceil(total / perPage);
-  const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
+  const echo: Echo[] = [['page', a.page], ['per_page', perPage]];
   if (q.startsOnOrAfter && !include) echo.push(['start_date', q.startsOnOrAfter]);
   if (q.endsOnOrBefore && !include) echo.push(['end_date', q.endsOnOrBefore]);
   if (include) echo.push(['start_date', defaults.start_date], ['end_date', defaults.end_date]);
   if (a.search !== undefined) echo.push(['search', a.search]);
   if (a.geoloc) echo.push(['geoloc', 1], ['geoloc_lat', a.geoloc_lat === undefined ? '' : String(a.geoloc_lat)], ['geoloc_lng', a.geoloc_lng === undefined ? '' : String(a.geoloc_lng)]);
-  echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
+  echo.push(statusEcho(ctx, a.status));
   if (q.postParent !== undefined) echo.push(['post_parent', q.postParent]);
   if (include) echo.push(['include', include.join(',')]);
   const boundKeys = { starts_before: q.startsBefore, starts_after: q.startsAfter, ends_before: q.endsBefore, ends_after: q.endsAfter };

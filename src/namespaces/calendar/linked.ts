@@ -1,13 +1,12 @@
 /** Venues and organizers: one implementation, two kinds. */
 import { fmt, instantToWall } from '../../lib/time.ts';
-import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } from './args.ts';
-import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
 
@@ -36,11 +35,11 @@ export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Linke
   });
   if (rows.length === 0 && a.page > 1) throw errors.calendar.linkedPageNotFound(kind);
   const pages = Math.ceil(total / perPage);
-  const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
+  const echo: Echo[] = [['page', a.page], ['per_page', perPage]];
   if (a.event !== undefined) echo.push(['event', a.event]);
   // A list is echoed as its items joined by commas (Tribe__Utils__Array::to_list).
   if (a.has_events !== undefined) echo.push(['has_events', typeof a.has_events === 'object' && a.has_events !== null ? Object.values(a.has_events).join(',') : String(a.has_events)]);
-  echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
+  echo.push(statusEcho(ctx, a.status));
   const links = archiveLinks(site.ctx.urls.rest(`/${site.ns}/${PLURAL[kind]}/`), echo, a.page, a.page < pages);
   return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
 }
