@@ -55,6 +55,15 @@ describe('validate callbacks', () => {
     expect((await get('/categories?parent[2]=99999')).json()).toEqual(invalid('parent'));
   });
 
+  it('look a term ID up as is_event_category does (term_exists by the absolute value, a slug or a list), then check the integer type', async () => {
+    const admin = await app.auth('administrator');
+    const made = await app.server.inject({ method: 'POST', url: `${NS}/categories`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Term Looked Up' }) });
+    const { id, slug } = made.json() as { id: number; slug: string };
+    expect((await get(`/categories/${id}?id=-${id}`)).json()).toEqual({ code: 'rest_term_invalid', message: 'Term does not exist.', data: { status: 404 } });
+    for (const q of [`id[]=${id}`, `id=${slug}`]) expect((await get(`/categories/${id}?${q}`)).json().data.params, q).toEqual({ id: 'id is not of type integer.' });
+    expect((await get(`/categories/${id}?id=abc`)).json()).toEqual(invalid('id'));
+  });
+
   it('want non-empty strings (is_string: "0" is empty in PHP)', async () => {
     expect((await get('/events?strict_dates=')).json()).toEqual(invalid('strict_dates'));
     expect((await get('/categories?search=0')).json()).toEqual(invalid('search'));

@@ -389,8 +389,10 @@ export type LinkedListArgs = Args<ReturnType<typeof linkedListArgs>>;
 
 const termLabel = (taxonomy: Taxonomy) => (taxonomy === 'category' ? 'event category' : 'event tag');
 
-/** is_event_category over a term parent, then the declared integer type. */
-const eventCategory = (description: string) => tecInt(description, (v) => listToArray(v).length > 0, { lookup: everyItem(termFound('category')) });
+/** is_event_category / is_post_tag over a term ID (a path ID or a parent), then the declared integer type. */
+export const termId = <const R extends boolean = false>(taxonomy: Taxonomy, description: string, o: { required?: R } = {}) =>
+  tecInt(description, (v) => listToArray(v).length > 0, { ...o, lookup: everyItem(termFound(taxonomy)) });
+const eventCategory = (description: string) => termId('category', description);
 
 export function termListArgs(taxonomy: Taxonomy) {
   return {

@@ -79,7 +79,7 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   const plural = taxonomy === 'category' ? 'categories' : 'tags';
   const label = taxonomy === 'category' ? 'event category' : 'event tag';
   const manage: Permission = needs(TERM_MANAGER[taxonomy]);
-  const idArg = { id: A.tecInt(`the ${label} term ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => Number.isSafeInteger(v) && (await ctx.store.calendar.term(taxonomy, v as number)) !== null }) };
+  const idArg = { id: A.termId(taxonomy, `the ${label} term ID`, { required: true }) };
   const find = (ctx: RestContext, a: { id: number }) => loadTerm(ctx, taxonomy, a.id);
   return [
     route(NAMESPACE, P(`/${plural}`),

@@ -55,7 +55,8 @@ export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: TermL
 
 export async function loadTerm(ctx: RestContext, taxonomy: Taxonomy, id: number): Promise<TermRow> {
   const t = await ctx.store.calendar.term(taxonomy, id);
-  if (!t) throw invalidParam('id');
+  // The validate callback found a term by the ID's absolute value (term_exists); a negative ID names none.
+  if (!t) throw errors.calendar.termInvalid();
   return t;
 }
 
