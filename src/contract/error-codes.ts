@@ -121,7 +121,7 @@ export const errors = {
     linkedPageNotFound: (k: string) => new RestError(`${k}-archive-page-not-found`, `The requested ${k} archive page does not exist`, 404),
     linkedNotAccessible: (k: string) => new RestError(`${k}-not-accessible`, `The requested ${k} is not accessible`, 403),
     linkedInTrash: (k: string) => new RestError(`${k}-is-in-trash`, `The ${k} is already trashed`, 410),
-    invalidLinked: () => new RestError('invalid-linked-post-id', 'The provided linked post ID is not valid', 400),
+    termInvalid: () => new RestError('rest_term_invalid', 'Term does not exist.', 404),
     cannotEditOthers: (loggedIn: boolean, creating: boolean) =>
       new RestError('rest_cannot_edit_others', `Sorry, you are not allowed to ${creating ? 'create' : 'update'} posts as this user.`, loggedIn ? 403 : 401),
     // Hierarchical taxonomies (categories) check names per parent; tags per taxonomy.

@@ -61,7 +61,10 @@ export async function validateArgs(
       // reportInput: a missing nested property is told apart from a wrong value by its input.
       const r = a.schema.safeParse(raw, { reportInput: true });
       const lookup = lookupOf(a.schema);
-      if (r.success && r.data !== undefined && lookup && ctx && !(await lookup(ctx, r.data))) failures.set(a.name, [INVALID_PARAM]);
+      // The lookup is the validate callback's, which runs before the declared type is checked: a value of another type is looked up as sent.
+      const typeOnly = !r.success && r.error.issues.every((i) => i.code === 'invalid_type');
+      const looked = r.success ? r.data : raw;
+      if ((r.success || typeOnly) && looked !== undefined && lookup && ctx && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
       else if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;
       } else {

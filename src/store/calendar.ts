@@ -320,7 +320,10 @@ export class CalendarRepo {
     }
     const cond = where.join(' and ');
     const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${LINKED[kind]} r where ${cond}`, p.params);
-    const rows = await this.sql.query<never>(`select r.* from ${LINKED[kind]} r where ${cond} order by r.created desc, r.id desc
+    // As MySQL orders the legacy query's ties (post_date keeps whole seconds): one status reads the (type, status, date,
+    // ID) index backwards; several are read forwards (by status, then ID) and sorted by date alone, keeping that order.
+    const ties = new Set(q.statuses).size === 1 ? 'r.id desc' : 'r.status collate "C", r.id';
+    const rows = await this.sql.query<never>(`select r.* from ${LINKED[kind]} r where ${cond} order by date_trunc('second', r.created) desc, ${ties}
       limit ${p.next(q.limit)} offset ${p.next(q.offset)}`, p.params);
     return { rows, total: n };
   }

@@ -45,6 +45,25 @@ describe('validate callbacks', () => {
     expect((await get('/organizers?event=abc')).json()).toEqual(invalid('event'));
   });
 
+  it('look a value of another type up first, then check the type: a failed lookup is the bare message (callback before type)', async () => {
+    const admin = await app.auth('administrator');
+    const made = await app.server.inject({ method: 'POST', url: `${NS}/organizers`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ organizer: 'Looked Up' }) });
+    const organizer = made.json().id as number;
+    const typeError = (await get(`/organizers/${organizer}?id[2]=${organizer}`)).json().data.params;
+    expect(typeError).toEqual({ id: 'id is not of type integer.' });
+    expect((await get(`/organizers/${organizer}?id[2]=99999`)).json()).toEqual(invalid('id'));
+    expect((await get('/categories?parent[2]=99999')).json()).toEqual(invalid('parent'));
+  });
+
+  it('look a term ID up as is_event_category does (term_exists by the absolute value, a slug or a list), then check the integer type', async () => {
+    const admin = await app.auth('administrator');
+    const made = await app.server.inject({ method: 'POST', url: `${NS}/categories`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Term Looked Up' }) });
+    const { id, slug } = made.json() as { id: number; slug: string };
+    expect((await get(`/categories/${id}?id=-${id}`)).json()).toEqual({ code: 'rest_term_invalid', message: 'Term does not exist.', data: { status: 404 } });
+    for (const q of [`id[]=${id}`, `id=${slug}`]) expect((await get(`/categories/${id}?${q}`)).json().data.params, q).toEqual({ id: 'id is not of type integer.' });
+    expect((await get(`/categories/${id}?id=abc`)).json()).toEqual(invalid('id'));
+  });
+
   it('want non-empty strings (is_string: "0" is empty in PHP)', async () => {
     expect((await get('/events?strict_dates=')).json()).toEqual(invalid('strict_dates'));
     expect((await get('/categories?search=0')).json()).toEqual(invalid('search'));
@@ -127,5 +146,46 @@ describe('list lookups of the validate callbacks', () => {
     expect((await get(`/events?tags=-${t.id}`)).json().total).toBe(0);
     const organizer = (await post('/organizers', { organizer: 'Jazz Society' })).id as number;
     expect((await get(`/events?organizer=${organizer}.5`)).json().total).toBe(0);
+  });
+});
+
+describe('validate callbacks of the writes', () => {
+  const send = async (method: string, url: string, body: object, role: 'administrator' | null = 'administrator') =>
+    app.server.inject({ method: method as 'POST', url: NS + url, headers: { ...(role ? { authorization: await app.auth(role) } : {}), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const event = { title: 'Linked', start_date: '2027-03-11 19:00', end_date: '2027-03-11 22:00' };
+
+  it('name author, timezone, image, website and organizer with the other callbacks, in declaration order (is_user_id, is_timezone_or_empty, is_image, is_url_or_empty, is_organizer_id_or_entry_or_empty)', async () => {
+    const bad = { ...event, author: 99999, timezone: ['Europe/Paris'], image: 'https://example.com/a.png', website: 'nope', organizer: 99999, start_date: 'not a date' };
+    expect((await send('POST', '/events', bad)).json()).toEqual(invalid('author', 'timezone', 'start_date', 'image', 'website', 'organizer'));
+    // Before the permission: an anonymous create is refused for its values first.
+    expect((await send('POST', '/events', bad, null)).json()).toEqual(invalid('author', 'timezone', 'start_date', 'image', 'website', 'organizer'));
+    expect((await send('POST', '/events', { ...event, timezone: '', website: '' })).statusCode).toBe(201);
+    expect((await send('POST', '/events', { ...event, timezone: 'europe/paris', author: '1' })).json().timezone).toBe('europe/paris');
+  });
+
+  it('let venues and organizers have an empty image only, and an author who exists (is_image_or_empty, is_user_id)', async () => {
+    expect((await send('POST', '/organizers', { organizer: 'Pictured', image: '7', author: -5 })).json()).toEqual(invalid('author', 'image'));
+    expect((await send('POST', '/venues', { venue: 'Plain', image: '' })).statusCode).toBe(201);
+  });
+
+  it('accept an event organizer as IDs, {id}, or fields that pass the organizer create callbacks; empty ones link nothing', async () => {
+    const org = (await send('POST', '/organizers', { organizer: 'Linked Org' })).json().id as number;
+    const venue = (await send('POST', '/venues', { venue: 'Linked Hall' })).json().id as number;
+    const linked = async (organizer: unknown) => (await send('POST', '/events', { ...event, organizer })).json();
+    expect((await linked(`${org}`)).organizer.map((o: { id: number }) => o.id)).toEqual([org]);
+    expect((await linked({ 0: `${org}.0` })).organizer.map((o: { id: number }) => o.id)).toEqual([org]);
+    expect((await linked([{ id: org }])).organizer.map((o: { id: number }) => o.id)).toEqual([org]);
+    expect((await linked([0, ''])).organizer).toEqual([]);
+    expect((await linked({ organizer: 'Inline Org', email: 'inline@example.com' })).organizer[0].organizer).toBe('Inline Org');
+    for (const bad of [`${venue}`, [{ id: venue }], { email: 'no name' }, { organizer: 'Pictured', image: 'x' }, ['', org], [[org]]]) {
+      expect(await linked(bad), JSON.stringify(bad)).toEqual(invalid('organizer'));
+    }
+  });
+
+  it('want a category parent that is a category (is_event_category), then an integer', async () => {
+    const music = (await send('POST', '/categories', { name: 'Parent Music' })).json() as { id: number; slug: string };
+    for (const parent of ['999', '0', '-1']) expect((await send('POST', '/categories', { name: `Child ${parent}`, parent })).json(), parent).toEqual(invalid('parent'));
+    expect((await send('POST', '/categories', { name: 'Child slug', parent: music.slug })).json().data.params).toEqual({ parent: 'parent is not of type integer.' });
+    expect((await send('POST', '/categories', { name: 'Child', parent: music.id })).json().parent).toBe(music.id);
   });
 });

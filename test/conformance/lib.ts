@@ -274,6 +274,19 @@ function forwarding(namespaces: string[]) {
   };
 }
 
+/**
+ * When a recorded create wrote its record: the answer's `date_utc`. The capture's time is when the
+ * request started, in whole seconds, and the legacy write may fall in the next second (capture 012):
+ * records the legacy site saved in one second must be saved in one second here too, as lists order
+ * such ties by ID.
+ */
+function writtenAt(c: Capture): string | null {
+  const at = (c.response.body_json as { date_utc?: unknown } | null)?.date_utc;
+  if (c.response.status !== 201 || typeof at !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(at) || at.startsWith('0000')) return null;
+  const written = `${at.replace(' ', 'T')}Z`;
+  return written > c.captured_at ? written : null;
+}
+
 export async function runConformance(opts: RunOptions = {}): Promise<Report> {
   const captures = opts.captures ?? loadCaptures();
   const deviations = opts.deviations ?? loadDeviations();
@@ -307,7 +320,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
       if (!served.has(group)) {
         outcome = { capture: c, group, verdict: 'not served', listings: [], differences: [], unexpected: [] };
       } else {
-        clock.set(c.captured_at);
+        clock.set(writtenAt(c) ?? c.captured_at);
         await alignCreatedIds(app, c);
         const res = await send(app, requestOf(c), admin);
         // The site writes hits and log rows behind the answer; the legacy site had written them before answering.

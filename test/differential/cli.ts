@@ -140,14 +140,15 @@ await runConformance({
 /**
  * Lintel's answer under a locale as the unprefixed one the oracle answers: its links (`…/fr/wp-json/…`,
  * and `home`, `…/fr` itself) in the body and headers (`Location`, `Link`), and the site address the
- * calendar's global IDs are made of (`127.0.0.1/fr?id=6`).
+ * calendar's global IDs are made of (`127.0.0.1/fr?id=6`) and its `/doc` names without the port
+ * (`http://127.0.0.1/fr/wp-json/…`).
  */
 function withoutLocale(a: Answer, locale: string): Answer {
   const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const link = new RegExp(`${literal(`${ORACLE_BASE}${locale}`)}(?=[/"?#]|$)`, 'g');
   const host = new URL(ORACLE_BASE).hostname;
-  const globalId = new RegExp(`(?<=")${literal(`${host}${locale}`)}(?=\\?id=)`, 'g');
-  const strip = (s: string) => s.replace(link, ORACLE_BASE).replace(globalId, host);
+  const siteAddress = new RegExp(`(?<="|//)${literal(`${host}${locale}`)}(?=\\?id=|/)`, 'g');
+  const strip = (s: string) => s.replace(link, ORACLE_BASE).replace(siteAddress, host);
   return { ...a, body: strip(a.body), headers: Object.fromEntries(Object.entries(a.headers).map(([k, v]) => [k, strip(v)])) };
 }
 

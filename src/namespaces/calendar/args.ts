@@ -1,6 +1,8 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
 import { z } from 'zod';
-import { arg, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
+import { arg, hasValidateCallback, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
+import { compileArgs, validateArgs, type CompiledArg } from '../../contract/validate.ts';
+import { isValidTimeZone } from '../../lib/time.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
 import { Repeated } from '../../lib/php-params.ts';
 import type { Args } from '../../contract/route.ts';
@@ -25,7 +27,7 @@ export const asList = (v: unknown): string[] => idList(v).map((x) => String(x).t
 export const isNumeric = (v: unknown) =>
   (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(v));
 /** PHP's empty(). */
-const isEmpty = (v: unknown) => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0);
+export const isEmpty = (v: unknown) => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0);
 /** The TEC validator's checks that need no record (Tribe__Validator__Base). */
 export const V = {
   isString: (v: unknown) => typeof v === 'string' && !isEmpty(v),
@@ -40,6 +42,14 @@ export const V = {
   /** The part of is_event_id that needs no record: get_post((int) $value) finds nothing for 0. */
   castsToId: (v: unknown) => !isEmpty(v) && phpInt(v) > 0,
   isPostStatus: (v: unknown) => v === true || (typeof v === 'string' && POST_STATI.includes(v)),
+  /** is_timezone_or_empty, over the zones Lintel computes with (IANA names, ±HH:MM; see DEVIATIONS.md calendar-timezone-forms). */
+  isTimezoneOrEmpty: (v: unknown) => isEmpty(v) || (typeof v === 'string' && isValidTimeZone(v)),
+  /**
+   * is_image: an attachment that is an image, or (for those who may upload files) a URL a HEAD request
+   * finds an image at. Lintel keeps no media and fetches nothing: no value (see DEVIATIONS.md calendar-image).
+   */
+  isImage: (_v: unknown) => false,
+  isImageOrEmpty: (v: unknown) => isEmpty(v),
 };
 /** get_post_stati() on the legacy site. */
 const POST_STATI = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'in-progress', 'failed', 'tribe-ea-success', 'tribe-ea-failed', 'tribe-ea-schedule', 'tribe-ea-pending', 'tribe-ea-draft', 'tribe-ignored'];
@@ -91,7 +101,7 @@ export const tecStr = <const R extends boolean = false>(description: string, val
 
 const TRUTHY = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
 /** tribe_is_truthy: a boolean as it is, a string (lowercased, not trimmed) when listed, anything else as PHP casts it (a non-empty list is true). */
-const isTruthy = (v: unknown) =>
+export const isTruthy = (v: unknown) =>
   typeof v === 'boolean' ? v : typeof v === 'string' ? TRUTHY.includes(v.toLowerCase()) : typeof v === 'object' && v !== null ? Object.keys(v).length > 0 : Boolean(v);
 
 /**
@@ -178,6 +188,20 @@ export const kindOf = (ctx: RestContext, v: unknown) => {
 /** is_venue_id_list / is_organizer_id_list: numeric items naming a record of the kind (get_post reads the whole part of the number). */
 export const linkedList = (kind: LinkedKind, description: string) =>
   lookedUpList(description, async (ctx, x) => typeof x === 'number' && (await kindOf(ctx, x)) === kind);
+/**
+ * A venue's or organizer's path ID: is_venue_id (a number naming a venue), is_organizer_id (a number,
+ * or a list of numbers, naming organizers), then the declared integer type.
+ */
+export function linkedId(kind: LinkedKind, description: string) {
+  const items = (v: unknown) => (kind === 'organizer' && typeof v === 'object' && v !== null ? Object.values(v) : [v]);
+  return tecInt(description, (v) => items(v).length > 0 && items(v).every(isNumeric), {
+    required: true,
+    lookup: async (ctx, v) => {
+      for (const x of items(v)) if ((await kindOf(ctx, x)) !== kind) return false;
+      return true;
+    },
+  });
+}
 export const ids = (description: string) => tec(description, { items: { type: 'integer' } }, (v) => asList(v).length > 0 && asList(v).every(positiveInt), (v) => asList(v).map(Number));
 /**
  * filter_post_status_list: who may not edit the records may ask for `publish` alone; others for
@@ -228,12 +252,54 @@ function shownDefault<T extends z.ZodType>(schema: T, value: unknown): T {
   return schema.meta({ ...(schema.meta() ?? {}), default: value }) as T;
 }
 
+/** is_user_id: a number naming a user (get_user_by reads its whole part, from 1). */
+const isUserId: Lookup = async (ctx, v) => phpInt(v) >= 1 && (await ctx.store.users.byId(phpInt(v))) !== null;
+export const userId = (description: string, o: { default?: null } = {}) => tecInt(description, isNumeric, { ...o, lookup: isUserId });
+
+/** PHP's array_values($v) === $v: a list, not a map. */
+export const isPhpList = (v: object) => Object.keys(v).every((k, i) => k === String(i));
+/** array_filter's truthiness: what PHP casts to true. */
+export const phpTruthy = (v: unknown) => !isEmpty(v) && v !== '0.0' && v !== 0.0;
+
+/**
+ * is_venue_id_or_entry_or_empty / is_organizer_id_or_entry_or_empty: empty, IDs of the kind (a
+ * comma-separated list, or list items), `{id}` of one, or a new record's fields that pass the
+ * callbacks of the kind's create route (has_valid_params).
+ */
+function linkedOrEntry(kind: LinkedKind, description: string) {
+  const isKind = async (ctx: RestContext, x: unknown) => (await kindOf(ctx, x)) === kind;
+  return withLookup(listOf(description), async (ctx, v) => {
+    if (isEmpty(v)) return true;
+    if (typeof v !== 'object' || v === null) {
+      const items = String(v === true ? 1 : v).split(/\s*,\s*/);
+      for (const x of items) if (!isNumeric(x) || !(await isKind(ctx, x))) return false;
+      return true;
+    }
+    if (!Object.values(v).some(phpTruthy)) return true;
+    for (const entry of isPhpList(v) ? Object.values(v) : [v]) {
+      if (isNumeric(entry)) {
+        if (!(await isKind(ctx, entry))) return false;
+        continue;
+      }
+      if (typeof entry !== 'object' || entry === null || isPhpList(entry)) return false;
+      const id = (entry as Record<string, unknown>).id;
+      if (!isEmpty(id)) {
+        if (!(await isKind(ctx, id))) return false;
+        continue;
+      }
+      const accepted = await validateArgs(linkedCreateArgs(kind), entry as Record<string, unknown>, undefined, ctx).then(() => true, () => false);
+      if (!accepted) return false;
+    }
+    return true;
+  });
+}
+
 export function eventWriteArgs(required: boolean) {
   const time = (d: string) => tecStr(d, V.isTime);
   const text = (d: string) => tecStr(d, V.isString);
   const req = (d: string, check: (v: unknown) => boolean) => tecStr(d, check, { required });
   return {
-    author: tecInt('The event author ID', V.isNumericId),
+    author: userId('The event author ID'),
     date: time('The event publication date'),
     date_utc: time('The event publication date (UTC time zone)'),
     title: req('The event title', V.isString),
@@ -241,15 +307,15 @@ export function eventWriteArgs(required: boolean) {
     slug: text('The event slug'),
     excerpt: text('The event excerpt'),
     status: tecStr('The event post status', V.isPostStatus),
-    timezone: str('The event time zone'),
+    timezone: tecStr('The event time zone', V.isTimezoneOrEmpty),
     all_day: required
       ? arg.boolean({ description: 'Whether the event lasts the whole day or not', default: false })
       : shownDefault(arg.boolean({ description: 'Whether the event lasts the whole day or not' }), false),
     start_date: req('The event start date and time', V.isTime),
     end_date: req('The event end date and time', V.isTime),
-    image: str('The event featured image ID or URL'),
+    image: tecStr('The event featured image ID or URL', V.isImage),
     cost: anything('The event cost'),
-    website: anything('The event website URL', { default: null }),
+    website: arg.custom({ description: 'The event website URL', validate: V.isUrlOrEmpty, sanitize: (v) => v, default: null }),
     show_map: bool('Whether the event should show a map or not'),
     show_map_link: bool('Whether the event should show a map link or not'),
     hide_from_listings: bool('Whether events should be hidden in the calendar view or not'),
@@ -257,9 +323,49 @@ export function eventWriteArgs(required: boolean) {
     featured: bool('Whether the event should be featured on the site or not'),
     categories: listOf('The event category ID or name'),
     tags: listOf('The event tag ID or name'),
-    venue: listOf('The event venue IDs or data'),
-    organizer: listOf('The event organizer IDs or data'),
+    venue: linkedOrEntry('venue', 'The event venue IDs or data'),
+    organizer: linkedOrEntry('organizer', 'The event organizer IDs or data'),
   };
+}
+
+const nullStr = (d: string) => str(d, { default: null });
+const textOrEmpty = (d: string) => tecStr(d, V.isStringOrEmpty, { default: null });
+const postTime = (d: string, o: { default?: null } = {}) => tecStr(d, V.isTime, o);
+const postStatus = (d: string, o: { default?: null } = {}) => tecStr(d, V.isPostStatus, o);
+const urlOrEmpty = (d: string) => tecStr(d, V.isUrlOrEmpty, { default: null });
+const imageOrEmpty = (d: string) => tecStr(d, V.isImageOrEmpty, { default: null });
+
+export function venueFields(required: boolean) {
+  return {
+    author: userId('The venue author ID'), date: postTime('The venue publication date'), date_utc: postTime('The venue publication date (UTC time zone)'),
+    venue: tecStr('The venue name', V.isString, { required }),
+    description: textOrEmpty('The venue description'), status: postStatus('The venue post status'),
+    show_map: nullStr('Whether events linked to the venue should show a map or not'), show_map_link: nullStr('Whether events linked to the venue should show a map link or not'),
+    address: textOrEmpty('The venue address'), city: textOrEmpty('The venue city'), country: textOrEmpty('The venue country'), province: textOrEmpty('The venue province'),
+    state: textOrEmpty('The venue state'), zip: textOrEmpty('The venue ZIP code'), phone: textOrEmpty('The venue phone number'), stateprovince: textOrEmpty('The venue state and province'),
+    website: urlOrEmpty('The venue website URL'), image: imageOrEmpty('The organizer featured image ID or URL'),
+  };
+}
+
+export function organizerFields(required: boolean) {
+  return {
+    author: userId('The organizer author ID', { default: null }), date: postTime('The organizer publication date', { default: null }),
+    date_utc: postTime('The organizer publication date (UTC time zone)', { default: null }),
+    organizer: tecStr('The organizer name', V.isString, { required, default: null }),
+    description: textOrEmpty('The organizer description'), status: postStatus('The organizer post status', { default: null }), phone: textOrEmpty('The organizer phone number'),
+    website: urlOrEmpty('The organizer website'), email: textOrEmpty('The organizer e-mail address'), image: imageOrEmpty('The organizer featured image ID or URL'),
+  };
+}
+
+/** The validate callbacks of a kind's create route, which an event's inline venue or organizer must pass (compiled once). */
+const linkedCreate = new Map<LinkedKind, CompiledArg[]>();
+function linkedCreateArgs(kind: LinkedKind): CompiledArg[] {
+  let args = linkedCreate.get(kind);
+  if (!args) {
+    args = compileArgs(kind === 'venue' ? venueFields(true) : organizerFields(true)).filter((a) => hasValidateCallback(a.schema));
+    linkedCreate.set(kind, args);
+  }
+  return args;
 }
 
 export type EventListArgs = Args<typeof eventListArgs>;
@@ -283,6 +389,11 @@ export type LinkedListArgs = Args<ReturnType<typeof linkedListArgs>>;
 
 const termLabel = (taxonomy: Taxonomy) => (taxonomy === 'category' ? 'event category' : 'event tag');
 
+/** is_event_category / is_post_tag over a term ID (a path ID or a parent), then the declared integer type. */
+export const termId = <const R extends boolean = false>(taxonomy: Taxonomy, description: string, o: { required?: R } = {}) =>
+  tecInt(description, (v) => listToArray(v).length > 0, { ...o, lookup: everyItem(termFound(taxonomy)) });
+const eventCategory = (description: string) => termId('category', description);
+
 export function termListArgs(taxonomy: Taxonomy) {
   return {
     page: page(),
@@ -293,8 +404,7 @@ export function termListArgs(taxonomy: Taxonomy) {
     order: tecStr('Order sort attribute ascending or descending', V.isString),
     orderby: tecStr('Sort collection by term attribute', V.isString),
     hide_empty: arg.boolean({ description: 'Whether to hide terms not assigned to any posts', default: '1' }),
-    // is_event_category, then the declared integer type.
-    ...(taxonomy === 'category' ? { parent: tecInt('Limit result set to terms assigned to a specific parent', (v) => listToArray(v).length > 0, { lookup: everyItem(termFound('category')) }) } : {}),
+    ...(taxonomy === 'category' ? { parent: eventCategory('Limit result set to terms assigned to a specific parent') } : {}),
     post: tecInt('Limit result set to terms assigned to a specific post', V.castsToId, { lookup: isEventId }),
     event: tecInt('Limit result set to terms assigned to a specific event (an alias of the "post" parameter)', V.castsToId, { lookup: isEventId }),
     slug: tecStr('Limit result set to terms with a specific slug', V.isString),
@@ -308,7 +418,7 @@ export function termFields(taxonomy: Taxonomy, required: boolean) {
     name: tecStr(`The ${label} name`, V.isString, { required }),
     description: tecStr(`The ${label} description`, V.isString),
     slug: tecStr(`The ${label} slug`, V.isString),
-    ...(taxonomy === 'category' ? { parent: tecInt('The event category slug', V.isPositiveInt) } : {}),
+    ...(taxonomy === 'category' ? { parent: eventCategory('The event category slug') } : {}),
   };
 }
 export type TermFields = Args<ReturnType<typeof termFields>>;

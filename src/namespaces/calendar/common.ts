@@ -44,15 +44,22 @@ export const forbidden = (ctx: RestContext) => errors.core.forbidden(ctx.user !=
 
 /** rest_url and its neighbours: the first as given (raw spaces), the others urlencoded with `page` last. */
 /** One query pair as WordPress's add_query_arg writes it: an empty value leaves the bare name. */
-const pair = (k: string, v: string) => (v === '' ? k : `${k}=${v}`);
+/** An echoed argument; `null` is an empty list, which add_query_arg writes as nothing between its separators. */
+export type Echo = [string, string | number | null];
+const pair = (k: string, v: string | null) => (v === null ? '' : v === '' ? k : `${k}=${v}`);
 
-export function archiveLinks(base: string, args: [string, string | number][], page: number, hasNext: boolean, extras: [string, string][] = []) {
-  const enc = (list: [string, string | number][]) =>
-    list.map(([k, v]) => pair(k, encodeURIComponent(String(v)).replace(/%20/g, '+').replace(/%2C/gi, ','))).join('&');
+/** The archives' echoed `status`: the list asked for (an empty one, '0', as nothing), else the caller's default. */
+export function statusEcho(ctx: RestContext, asked: string[] | undefined): Echo {
+  return ['status', asked ? (asked.length ? asked.join(',') : null) : can(ctx.user, 'edit_posts') ? 'any' : 'publish'];
+}
+
+export function archiveLinks(base: string, args: Echo[], page: number, hasNext: boolean, extras: [string, string][] = []) {
+  const enc = (list: Echo[]) =>
+    list.map(([k, v]) => pair(k, v === null ? null : encodeURIComponent(String(v)).replace(/%20/g, '+').replace(/%2C/gi, ','))).join('&');
   const reencode = extras.length > 0;
   // Appending extra args re-encodes the earlier ones (WordPress add_query_arg).
   extras = extras.filter(([, v]) => v !== '');
-  const raw = reencode ? [enc(args), ...extras.map(([k, v]) => pair(k, v))].join('&') : args.map(([k, v]) => pair(k, String(v))).join('&');
+  const raw = reencode ? [enc(args), ...extras.map(([k, v]) => pair(k, v))].join('&') : args.map(([k, v]) => pair(k, v === null ? null : String(v))).join('&');
   const links: Record<string, string> = { rest_url: `${base}?${raw}` };
   args = [...args, ...extras];
   const rest = args.filter(([k]) => k !== 'page');

@@ -1,13 +1,12 @@
 /** Venues and organizers: one implementation, two kinds. */
 import { fmt, instantToWall } from '../../lib/time.ts';
-import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
-import { asList, type LinkedListArgs } from './args.ts';
-import { archiveLinks, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
+import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } from './args.ts';
+import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
 
@@ -24,22 +23,23 @@ export function linkedObject(site: Site, kind: LinkedKind, r: Row, single = fals
 export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: LinkedListArgs) {
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
-  const truthy = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
+  // Both read with tribe_is_truthy (a non-empty list is true).
   const { rows, total } = await ctx.store.calendar.linkedArchive(kind, {
     search: a.search,
     event: a.event,
-    hasEvents: a.has_events === undefined ? undefined : truthy(a.has_events),
-    onlyWithUpcoming: truthy(a.only_with_upcoming) ? fmt(instantToWall(ctx.clock.now(), site.zone)) : undefined,
+    hasEvents: a.has_events === undefined ? undefined : isTruthy(a.has_events),
+    onlyWithUpcoming: isTruthy(a.only_with_upcoming) ? fmt(instantToWall(ctx.clock.now(), site.zone)) : undefined,
     statuses: statusesFor(ctx, a.status),
     limit: perPage,
     offset: (a.page - 1) * perPage,
   });
   if (rows.length === 0 && a.page > 1) throw errors.calendar.linkedPageNotFound(kind);
   const pages = Math.ceil(total / perPage);
-  const echo: [string, string | number][] = [['page', a.page], ['per_page', perPage]];
+  const echo: Echo[] = [['page', a.page], ['per_page', perPage]];
   if (a.event !== undefined) echo.push(['event', a.event]);
-  if (a.has_events !== undefined) echo.push(['has_events', String(a.has_events)]);
-  echo.push(['status', a.status ? a.status.join(',') : can(ctx.user, 'edit_posts') ? 'any' : 'publish']);
+  // A list is echoed as its items joined by commas (Tribe__Utils__Array::to_list).
+  if (a.has_events !== undefined) echo.push(['has_events', typeof a.has_events === 'object' && a.has_events !== null ? Object.values(a.has_events).join(',') : String(a.has_events)]);
+  echo.push(statusEcho(ctx, a.status));
   const links = archiveLinks(site.ctx.urls.rest(`/${site.ns}/${PLURAL[kind]}/`), echo, a.page, a.page < pages);
   return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
 }
@@ -137,26 +137,15 @@ export async function deleteLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
   return { body: linkedObject(await siteOf(ctx), kind, await loadLinked(ctx, kind, r.id)) };
 }
 
-/** An event's `venue`/`organizer` value: IDs, `{id}` objects, or inline records to create or match. */
+/** An event's `venue`/`organizer` value as its validate callback accepted it: IDs (falsy items skipped), `{id}` objects, or inline records to create or match. */
 export async function resolveLinked(ctx: RestContext, kind: LinkedKind, value: unknown): Promise<number[]> {
-  const items = Array.isArray(value) ? value : value === null || value === '' || value === 0 || value === '0' ? [] : [value];
+  const items = typeof value !== 'object' || value === null ? asList(value) : isPhpList(value) ? Object.values(value) : [value];
   const out: number[] = [];
   for (const item of items) {
     if (typeof item === 'object' && item !== null) {
       const o = item as Record<string, unknown>;
-      if (o.id !== undefined) {
-        if ((await ctx.store.calendar.kindOf(Number(o.id))) !== kind) throw errors.calendar.invalidLinked();
-        out.push(Number(o.id));
-      } else {
-        if (typeof o[kind] !== 'string' || o[kind] === '') throw invalidParam(kind);
-        out.push(await createLinkedRecord(ctx, kind, o));
-      }
-      continue;
-    }
-    for (const x of asList(item)) {
-      if (!/^\d+$/.test(x) || (await ctx.store.calendar.kindOf(Number(x))) !== kind) throw invalidParam(kind);
-      if (Number(x) !== 0) out.push(Number(x));
-    }
+      out.push(isEmpty(o.id) ? await createLinkedRecord(ctx, kind, o) : Math.trunc(Number(o.id)));
+    } else if (phpTruthy(item)) out.push(Math.trunc(Number(item)));
   }
   return out;
 }

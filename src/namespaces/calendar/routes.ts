@@ -51,39 +51,11 @@ function eventRoutes(): RouteDecl[] {
   ];
 }
 
-const nul = (d: string) => A.str(d, { default: null });
-const text = (d: string) => A.tecStr(d, A.V.isStringOrEmpty, { default: null });
-const time = (d: string, o: { default?: null } = {}) => A.tecStr(d, A.V.isTime, o);
-const postStatus = (d: string, o: { default?: null } = {}) => A.tecStr(d, A.V.isPostStatus, o);
-const url = (d: string) => A.tecStr(d, A.V.isUrlOrEmpty, { default: null });
-
-function venueFields(required: boolean) {
-  return {
-    author: A.tecInt('The venue author ID', A.V.isNumericId), date: time('The venue publication date'), date_utc: time('The venue publication date (UTC time zone)'),
-    venue: A.tecStr('The venue name', A.V.isString, { required }),
-    description: text('The venue description'), status: postStatus('The venue post status'),
-    show_map: nul('Whether events linked to the venue should show a map or not'), show_map_link: nul('Whether events linked to the venue should show a map link or not'),
-    address: text('The venue address'), city: text('The venue city'), country: text('The venue country'), province: text('The venue province'),
-    state: text('The venue state'), zip: text('The venue ZIP code'), phone: text('The venue phone number'), stateprovince: text('The venue state and province'),
-    website: url('The venue website URL'), image: nul('The organizer featured image ID or URL'),
-  };
-}
-
-function organizerFields(required: boolean) {
-  return {
-    author: A.tecInt('The organizer author ID', A.V.isNumericId, { default: null }), date: time('The organizer publication date', { default: null }),
-    date_utc: time('The organizer publication date (UTC time zone)', { default: null }),
-    organizer: A.tecStr('The organizer name', A.V.isString, { required, default: null }),
-    description: text('The organizer description'), status: postStatus('The organizer post status', { default: null }), phone: text('The organizer phone number'),
-    website: url('The organizer website'), email: text('The organizer e-mail address'), image: nul('The organizer featured image ID or URL'),
-  };
-}
-
 function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const object = kind === 'venue' ? Venue : Organizer;
-  const fields = (required: boolean) => (kind === 'venue' ? venueFields(required) : organizerFields(required));
-  const idArg = { id: A.tecInt(`the ${kind} post ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => (await A.kindOf(ctx, v)) === kind }) };
+  const fields = (required: boolean) => (kind === 'venue' ? A.venueFields(required) : A.organizerFields(required));
+  const idArg = { id: A.linkedId(kind, `the ${kind} post ID`) };
   const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
@@ -107,7 +79,7 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   const plural = taxonomy === 'category' ? 'categories' : 'tags';
   const label = taxonomy === 'category' ? 'event category' : 'event tag';
   const manage: Permission = needs(TERM_MANAGER[taxonomy]);
-  const idArg = { id: A.tecInt(`the ${label} term ID`, A.V.isPositiveInt, { required: true, lookup: async (ctx, v) => Number.isSafeInteger(v) && (await ctx.store.calendar.term(taxonomy, v as number)) !== null }) };
+  const idArg = { id: A.termId(taxonomy, `the ${label} term ID`, { required: true }) };
   const find = (ctx: RestContext, a: { id: number }) => loadTerm(ctx, taxonomy, a.id);
   return [
     route(NAMESPACE, P(`/${plural}`),

@@ -34,13 +34,15 @@ const idList = (items: (string | number)[]) => [...new Set(items.map((x) => Math
 export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: TermListArgs) {
   const site = await siteOf(ctx);
   const perPage = clampPerPage(a.per_page);
-  const orderby = ORDERBY.find((o) => o === a.orderby) ?? 'name';
+  // WP_Term_Query: orderby lowercased (ASCII), term_id the ID, anything unknown the name; order ASC only when so asked, anything else given DESC.
+  const asked = a.orderby?.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const orderby = asked === 'term_id' ? 'id' : (ORDERBY.find((o) => o === asked) ?? 'name');
   const post = a.event ?? a.post;
   const hideEmpty = a.hide_empty !== false;
   const { rows, total } = await ctx.store.calendar.termArchive({
     taxonomy, search: a.search, include: a.include && idList(a.include), exclude: a.exclude && idList(a.exclude),
     parent: a.parent, post, slug: a.slug, hideEmpty,
-    orderby, order: String(a.order).toLowerCase() === 'desc' ? 'desc' : 'asc', limit: perPage, offset: (a.page - 1) * perPage,
+    orderby, order: a.order === undefined || /^asc$/i.test(a.order) ? 'asc' : 'desc', limit: perPage, offset: (a.page - 1) * perPage,
   });
   const pages = Math.ceil(total / perPage);
   const base = site.ctx.urls.rest(`/${site.ns}/${PLURAL[taxonomy]}/`);
@@ -53,7 +55,8 @@ export async function termArchive(ctx: RestContext, taxonomy: Taxonomy, a: TermL
 
 export async function loadTerm(ctx: RestContext, taxonomy: Taxonomy, id: number): Promise<TermRow> {
   const t = await ctx.store.calendar.term(taxonomy, id);
-  if (!t) throw invalidParam('id');
+  // The validate callback found a term by the ID's absolute value (term_exists); a negative ID names none.
+  if (!t) throw errors.calendar.termInvalid();
   return t;
 }
 

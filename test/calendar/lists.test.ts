@@ -1,0 +1,75 @@
+/** The venue and organizer lists' order, as the legacy site's MySQL query gives it. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+const NS = '/wp-json/calendar/events/v1';
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:06:30Z' } });
+  // Three organizers saved in the same second, as a seeding script does.
+  const second = new Date('2026-11-20T07:06:34Z');
+  for (const [name, status] of [['First', 'publish'], ['Second', 'draft'], ['Third', 'publish']] as const) {
+    const f = { author: 1, status, slug: name.toLowerCase(), name, description: '', excerpt: '', phone: '', website: '', email: '', image: '' };
+    ids[name] = await app.store.calendar.createLinked('organizer', f, second);
+  }
+});
+afterAll(() => app.close());
+
+const listed = async (query: string, role?: 'administrator') => {
+  const auth = role ? { authorization: await app.auth(role) } : {};
+  const body = (await app.server.inject({ method: 'GET', url: `${NS}/organizers?per_page=50&${query}`, headers: auth })).json();
+  const ours = new Set(Object.values(ids));
+  return body.organizers.map((o: { id: number }) => o.id).filter((id: number) => ours.has(id));
+};
+
+describe('records saved in the same second', () => {
+  it('are listed newest ID first when one status is asked for (the index read backwards)', async () => {
+    expect(await listed('')).toEqual([ids.Third, ids.First]);
+    expect(await listed('status=publish', 'administrator')).toEqual([ids.Third, ids.First]);
+  });
+
+  it('are listed by status, then oldest ID first, when several are (read forwards, then sorted by date alone)', async () => {
+    expect(await listed('', 'administrator')).toEqual([ids.Second, ids.First, ids.Third]);
+    expect(await listed('status=publish,draft', 'administrator')).toEqual([ids.Second, ids.First, ids.Third]);
+  });
+});
+
+describe('has_events and only_with_upcoming', () => {
+  it('are read with tribe_is_truthy: a non-empty list, "enabled" and "Y" are true', async () => {
+    const admin = await app.auth('administrator');
+    const send = (method: string, url: string, body?: object) =>
+      app.server.inject({ method: method as 'GET', url: NS + url, headers: { authorization: admin, ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+    const organizer = (await send('POST', '/organizers', { organizer: 'Busy Org' })).json().id as number;
+    await send('POST', '/events', { title: 'Busy Night', start_date: '2027-05-01 19:00', end_date: '2027-05-01 22:00', organizer });
+    const found = async (q: string) => (await send('GET', `/organizers?per_page=50&${q}`)).json().organizers.map((o: { id: number }) => o.id);
+    for (const q of ['has_events[5]=true', 'has_events=enabled', 'has_events=Y', 'only_with_upcoming[]=0']) expect(await found(q), q).toEqual([organizer]);
+    expect(await found('has_events=0')).not.toContain(organizer);
+  });
+});
+
+describe('term lists', () => {
+  it('sort as WP_Term_Query reads order and orderby: ASC only when asked for, any other order DESC; orderby lowercased, unknown ones by name', async () => {
+    const admin = await app.auth('administrator');
+    for (const name of ['Beta Sort', 'Alpha Sort']) {
+      await app.server.inject({ method: 'POST', url: `${NS}/tags`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ name }) });
+    }
+    const names = async (q: string) =>
+      (await app.server.inject({ method: 'GET', url: `${NS}/tags?hide_empty=0&search=Sort&${q}` })).json().tags.map((t: { name: string }) => t.name);
+    expect(await names('')).toEqual(['Alpha Sort', 'Beta Sort']);
+    expect(await names('order=ASC')).toEqual(['Alpha Sort', 'Beta Sort']);
+    for (const q of ['order=1.5', 'order=desc', 'orderby=bogus&order=x']) expect(await names(q), q).toEqual(['Beta Sort', 'Alpha Sort']);
+    expect(await names('orderby=TERM_ID&order=asc')).toEqual(['Beta Sort', 'Alpha Sort']);
+  });
+});
+
+describe('the echoed status', () => {
+  it('is nothing between separators for an empty list (status=0), as add_query_arg writes an empty array', async () => {
+    const admin = await app.auth('administrator');
+    const restUrl = async (url: string) => (await app.server.inject({ method: 'GET', url: NS + url, headers: { authorization: admin } })).json().rest_url;
+    expect(await restUrl('/organizers?status=0')).toMatch(/\/organizers\/\?page=1&per_page=10&$/);
+    expect(await restUrl('/events?status=')).toMatch(/&end_date=[^&]+&$/);
+    expect(await restUrl('/organizers?status=publish,')).toMatch(/&status=publish$/);
+  });
+});
