@@ -33,13 +33,17 @@ export interface PathParams {
 /**
  * Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400
  * error. Record lookups (withLookup) need the request's context; without one they are not run.
+ * Input the store cannot hold (`unstorable`) is the caller's to refuse, after the permission check.
  */
 export async function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }, ctx?: RestContext): Promise<Record<string, unknown>> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw errors.core.missingParams(missing);
 
   const out: Record<string, unknown> = {};
-  const failures = unstorable(params, path);
+  const failures = new Map<string, ParamError[]>();
+  // A path ID beyond 2^53 is not read as a number at all; a NUL byte is checked after the schema,
+  // which the legacy site applies to it (an enum error names the enum), but never looked up.
+  const unsafeIds = new Set(unsafePathIds(path));
   // The arguments with validate callbacks of their own first, in declaration order (has_valid_params); the schema
   // checks of the others only when those pass, in the order the request sent them, unsent ones last (sanitize_params).
   const sent = new Map(Object.keys(params).map((name, i) => [name, i]));
@@ -47,12 +51,12 @@ export async function validateArgs(args: CompiledArg[], params: Record<string, u
   const checked = args.filter((a) => !hasValidateCallback(a.schema)).sort((a, b) => position(a) - position(b));
   for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), checked]) {
     for (const a of phase) {
-      if (failures.has(a.name)) continue;
+      if (unsafeIds.has(a.name)) continue;
       const raw = params[a.name] === null ? undefined : params[a.name];
       // reportInput: a missing nested property is told apart from a wrong value by its input.
       const r = a.schema.safeParse(raw, { reportInput: true });
       const lookup = lookupOf(a.schema);
-      if (r.success && r.data !== undefined && lookup && ctx && !(await lookup(ctx, r.data))) failures.set(a.name, [INVALID_PARAM]);
+      if (r.success && r.data !== undefined && lookup && ctx && !containsNul(raw) && !(await lookup(ctx, r.data))) failures.set(a.name, [INVALID_PARAM]);
       else if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;
       } else {
@@ -74,14 +78,15 @@ export const INVALID_PARAM: ParamError = { code: null, message: 'Invalid paramet
  * byte in any parameter (PostgreSQL text cannot contain one), and a path ID beyond the integers
  * the store keeps (IDs are JS numbers, exact up to 2^53).
  */
-function unstorable(params: Record<string, unknown>, path: PathParams): Map<string, ParamError[]> {
-  const errors = new Map<string, ParamError[]>();
-  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) errors.set(name, [INVALID_PARAM]);
-  for (const name of path.integers) {
-    const v = path.values[name];
-    if (v !== undefined && !errors.has(name) && !Number.isSafeInteger(Number(v))) errors.set(name, [INVALID_PARAM]);
-  }
-  return errors;
+export function unstorable(params: Record<string, unknown>, path: PathParams): RestError | null {
+  const failures = new Map<string, ParamError[]>();
+  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) failures.set(name, [INVALID_PARAM]);
+  for (const name of unsafePathIds(path)) failures.set(name, [INVALID_PARAM]);
+  return failures.size ? invalidParams(failures) : null;
+}
+
+function unsafePathIds(path: PathParams): string[] {
+  return path.integers.filter((name) => path.values[name] !== undefined && !Number.isSafeInteger(Number(path.values[name])));
 }
 
 /** Whether a NUL byte is anywhere in the value; iterative, so a deeply nested body cannot exhaust the stack. */

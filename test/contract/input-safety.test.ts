@@ -166,6 +166,22 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     await stillHealthy();
   });
 
+  it('checks the schema and the permission first, as the legacy site does with no NUL refusal of its own', async () => {
+    // The enum error of the batch item's method names the enum, NUL byte or not.
+    const batch = await send({
+      method: 'POST',
+      url: '/wp-json/batch/v1',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: { requests: [{ method: 'GET', path: '/calendar/events/v1/tags/1', body: { context: 'a\u0000b' } }] },
+    });
+    expectWpError(batch, 400, 'rest_invalid_param');
+    expect(batch.json().data.params).toEqual({ requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.' });
+    // A caller the route refuses is refused before the input is.
+    const anonymous = await send({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { 'content-type': 'application/json' }, payload: { title: 'a\u0000b', ...EVENT_DATES } });
+    expectWpError(anonymous, 401, 'rest_forbidden');
+    expectWpError(await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', payload: { url: '/x' } }), 401, 'rest_forbidden');
+  });
+
   it('answers the site page of a NUL slug as any unknown page', async () => {
     for (const url of ['/event/%00/', '/venue/a%00/embed/']) expect((await send({ method: 'GET', url })).statusCode, url).toBe(404);
   });
