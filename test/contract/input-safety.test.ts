@@ -257,13 +257,21 @@ describe('headers too large', () => {
   });
 });
 
-describe('URLs the router refuses', () => {
-  it('answers malformed percent-encoding in the REST error shape, or as a page outside it', async () => {
-    const bad = await send({ method: 'POST', url: '/wp-json/tribe/events/v1/venues/%zz/', payload: 'phone=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expectWpError(bad, 400, 'rest_bad_request');
+describe('paths with malformed percent-encoding', () => {
+  it('are answered as the legacy site answers the path as written: no route, a slug, or a page', async () => {
+    expectWpError(await send({ method: 'POST', url: '/wp-json/tribe/events/v1/venues/%zz/', payload: 'phone=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 404, 'rest_no_route');
+    const slug = await send({ method: 'GET', url: '/wp-json/calendar/events/v1/events/by-slug/%zz' });
+    expectWpError(slug, 400, 'rest_invalid_param');
+    expect(slug.json().data.params).toEqual({ slug: 'Invalid parameter.' });
     const page = await send({ method: 'GET', url: '/event/%zz/' });
-    expect(page.statusCode).toBe(400);
+    expect(page.statusCode).toBe(404);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('keep their body: a query rest_route names the route and the form body its parameters', async () => {
+    const r = await send({ method: 'POST', url: '/wp-json/%zz?rest_route=/calendar/events/v1/events', payload: new URLSearchParams(EVENT_DATES).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectWpError(r, 400, 'rest_missing_callback_param');
+    expect(r.json().data.params).toEqual(['title']);
   });
 });
 
