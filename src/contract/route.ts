@@ -41,6 +41,11 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
   handler: (ctx: RestContext, args: Args<S, P>) => Promise<RestResult> | RestResult;
   /** Whether `batch/v1` may run this endpoint (the index shows it as `allow_batch: {v1: true}`). */
   allowBatch?: boolean;
+  /**
+   * Its arguments are requests of their own (`batch/v1`): each is refused input the store cannot
+   * hold (core-nul-bytes) as its own request, never the whole call.
+   */
+  subRequests?: true;
   /** What a success answers (see `reply`): the OpenAPI document and the docs page show it. */
   response: Reply;
   /** A one-line summary for the API reference (default: method and path). */

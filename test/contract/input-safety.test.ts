@@ -176,6 +176,15 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     });
     expectWpError(batch, 400, 'rest_invalid_param');
     expect(batch.json().data.params).toEqual({ requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.' });
+    // A NUL byte in one item is that item's refusal, not the batch's: the others run.
+    const items = await send({
+      method: 'POST',
+      url: '/wp-json/batch/v1',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: { requests: [{ path: '/calendar/events/v1/events', body: { title: 'a\u0000b', ...EVENT_DATES } }, { path: '/calendar/events/v1/events', body: { title: 'NUL neighbour', ...EVENT_DATES } }] },
+    });
+    expect(items.statusCode).toBe(207);
+    expect(items.json().responses.map((i: { status: number; body: { code?: string } }) => [i.status, i.body.code])).toEqual([[400, 'rest_invalid_param'], [201, undefined]]);
     // A caller the route refuses is refused before the input is.
     const anonymous = await send({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { 'content-type': 'application/json' }, payload: { title: 'a\u0000b', ...EVENT_DATES } });
     expectWpError(anonymous, 401, 'rest_forbidden');
