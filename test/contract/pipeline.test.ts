@@ -140,11 +140,15 @@ describe('request forms', () => {
       ['/wp-json/echo/v1/items/3?rest_route=&a[b=1', '/wp-json/echo/v1/items/3/?rest_route=&a[b=1'],
       ['/de/wp-json/echo/v1/items?rest.route=0', '/de/wp-json/echo/v1/items/?rest.route=0'],
       ['/index.php?rest_route=', '/?rest_route='],
+      // The octets of non-ASCII bytes come back in lower case, ASCII ones as sent.
+      ['/wp-json/%C3%A9%7E%FF?rest_route=&q=%E9%4A', '/wp-json/%c3%a9%7E%ff/?rest_route=&q=%e9%4A'],
     ]) {
       const r = await get(url);
       expect(r.statusCode, url).toBe(301);
       expect(r.headers.location, url).toBe(`${TEST_BASE}${location}`);
       expect(r.headers['x-redirect-by'], url).toBe('WordPress');
+      // Redirection's wp_redirect filter gives every 301 its cache headers (redirect_cache, 1 hour by default).
+      expect(r.headers['cache-control'], url).toBe('max-age=3600');
       expect(r.body, url).toBe('');
     }
     for (const [method, url] of [['GET', '/wp-json/echo/v1/items/3/?%20rest_route='], ['GET', '/?rest_route=0'], ['POST', '/wp-json/echo/v1/items?rest_route='], ['DELETE', '/wp-json/?rest_route=']]) {
