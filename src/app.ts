@@ -29,7 +29,7 @@ import { topicsByNamespace } from './http/cached-rest.ts';
 import { Metrics } from './http/metrics.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import { publicTopics, siteEmbeddables } from './namespaces/index.ts';
-import { locateRest } from './http/rest-request.ts';
+import { locateRest, routeVars } from './http/rest-request.ts';
 import { loadMappings, type Mappings } from './mappings.ts';
 import { buildRouteTable } from './route-table.ts';
 import type { Services } from './services.ts';
@@ -235,7 +235,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     const q = req.url.indexOf('?');
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
     const query = parseQueryString(q < 0 ? '' : req.url.slice(q + 1));
-    const loc = locateRest(pathname, query, { restPrefix: config.restPrefix, locales: mappings.locales });
+    const vars = await routeVars(req);
+    if (vars === 'mismatch') return sendAnswer(reply, siteFailure(errors.http.variableMismatch()));
+    const loc = locateRest(pathname, vars, { restPrefix: config.restPrefix, locales: mappings.locales });
     if (loc) {
       // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.
       // A rest_route that is no string names no route at all: refused here whatever the mode, as the legacy site does.

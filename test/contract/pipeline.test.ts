@@ -159,6 +159,23 @@ describe('request forms', () => {
     }
   });
 
+  it('reads rest_route from a POST form body before the query string, as parse_request reads $_POST first', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // The body's route wins over the path's; a JSON body is no $_POST.
+    expect((await req('POST', '/wp-json/echo/v1/kinds/b?_method=DELETE', { payload: 'rest_route=/echo/v1/items/3', headers: form })).json()).toEqual({ id: 3, method: 'DELETE' });
+    expect((await req('POST', '/wp-json/echo/v1/kinds/b?_method=GET', { payload: { rest_route: '/echo/v1/items/3' } })).json()).toEqual({ kind: 'b' });
+    // The same value in both is fine; two values are wp_die's 400 page.
+    expect((await req('POST', '/?rest_route=/echo/v1/items/3&_method=DELETE', { payload: 'rest_route=/echo/v1/items/3', headers: form })).json().id).toBe(3);
+    const mismatch = await req('POST', '/?rest_route=/echo/v1/items/3', { payload: 'rest_route=/echo/v1/items/4', headers: form });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect(mismatch.body).toContain('A variable mismatch has been detected.');
+    // An empty one makes the request the front page's.
+    const page = await req('POST', '/wp-json/echo/v1/items/3', { payload: 'rest_route=', headers: form });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>');
+  });
+
   it('hands path parameters to the handler even when no argument declares them', async () => {
     expect((await get('/wp-json/echo/v1/kinds/b')).json()).toEqual({ kind: 'b' });
     expect((await get('/wp-json/echo/v1/kinds/c')).json().code).toBe('rest_no_route');

@@ -8,8 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import { parseQueryString } from '../../lib/php-params.ts';
-import { frontPage } from '../../http/rest-request.ts';
+import { frontPage, routeVars } from '../../http/rest-request.ts';
 import { redirectCache } from '../../namespaces/redirection/edge/responses.ts';
 import { edgeSettings } from '../../namespaces/redirection/edge/settings.ts';
 
@@ -19,7 +18,8 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
   return async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const q = req.url.indexOf('?');
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
-    const front = pathname === '/' && (req.method === 'GET' || req.method === 'HEAD') ? 'page' : frontPage(req.method, pathname, parseQueryString(q < 0 ? '' : req.url.slice(q + 1)), prefixes);
+    const vars = await routeVars(req);
+    const front = pathname === '/' && (req.method === 'GET' || req.method === 'HEAD') ? 'page' : vars !== 'mismatch' && frontPage(req.method, pathname, vars, prefixes);
     if (!front) return false;
     if (front !== 'page') {
       const location = `${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`;
