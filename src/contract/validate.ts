@@ -35,7 +35,7 @@ export interface PathParams {
  * error. Record lookups (withLookup) need the request's context; without one they are not run.
  * Input the store cannot hold (`unstorable`) is the caller's to refuse, after the permission check.
  */
-export async function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }, ctx?: RestContext): Promise<Record<string, unknown>> {
+export async function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }, ctx?: RestContext, nulls: ReadonlySet<string> = new Set()): Promise<Record<string, unknown>> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw errors.core.missingParams(missing);
 
@@ -52,7 +52,10 @@ export async function validateArgs(args: CompiledArg[], params: Record<string, u
   for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), checked]) {
     for (const a of phase) {
       if (unsafeIds.has(a.name)) continue;
-      const raw = params[a.name] === null ? undefined : params[a.name];
+      // A JSON `null` is not sent for required checks and validate callbacks (isset), but the schema
+      // check of a typed argument (rest_parse_request_arg) still refuses it for its type.
+      const sentNull = nulls.has(a.name) && !hasValidateCallback(a.schema) && a.json.type !== undefined;
+      const raw = sentNull ? null : params[a.name] === null ? undefined : params[a.name];
       // reportInput: a missing nested property is told apart from a wrong value by its input.
       const r = a.schema.safeParse(raw, { reportInput: true });
       const lookup = lookupOf(a.schema);

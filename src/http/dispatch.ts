@@ -12,7 +12,7 @@ import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/ro
 import { unstorable, validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import type { RestContext } from '../contract/context.ts';
-import { mergeParams, type RestBody } from './rest-request.ts';
+import { mergeParams, nullParams, type RestBody } from './rest-request.ts';
 
 export interface RestCall {
   method: string;
@@ -63,7 +63,7 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
   const path = { values: at.urlParams, integers: at.route.integerParams };
-  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx)) };
+  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.params))) };
   return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: at.endpoint.endpoint.subRequests ? null : unstorable(at.params, path) };
 }
 

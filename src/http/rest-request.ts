@@ -191,6 +191,15 @@ export function mergeParams(body: RestBody, method: string, query: Params, urlPa
   return out;
 }
 
+/**
+ * The parameters sent only as JSON `null`: absent to mergeParams (WordPress's get_param skips them),
+ * yet sanitize_params still checks them against a typed argument's schema.
+ */
+export function nullParams(body: RestBody, merged: Params): Set<string> {
+  const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : null;
+  return new Set(json ? Object.keys(json).filter((k) => json[k] === null && !Object.hasOwn(merged, k)) : []);
+}
+
 export function isPlainObject(v: unknown): v is Params {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -176,6 +176,12 @@ describe('request forms', () => {
     expect(page.body).toContain('<h1>');
   });
 
+  it('refuses a JSON null for a typed argument by its type, as sanitize_params checks every sent value', async () => {
+    const r = await req('POST', '/wp-json/echo/v1/items?_method=GET', { payload: { per_page: null } });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().data.details.per_page).toEqual({ code: 'rest_invalid_type', message: 'per_page is not of type integer.', data: { param: 'per_page' } });
+  });
+
   it('hands path parameters to the handler even when no argument declares them', async () => {
     expect((await get('/wp-json/echo/v1/kinds/b')).json()).toEqual({ kind: 'b' });
     expect((await get('/wp-json/echo/v1/kinds/c')).json().code).toBe('rest_no_route');
