@@ -198,6 +198,11 @@ describe('request forms', () => {
     expect(env.statusCode).toBe(200);
     expect(env.json()).toEqual({ body: { title: 'T' }, status: 201, headers: { 'X-Echo': 'created', Allow: 'GET, POST' } });
     expect((await get('/wp-json/echo/v1/items?per_page=2&flag=1&_fields=flag')).json()).toEqual({ flag: true });
+    // `$request['_fields']`: the body's comes before the query's.
+    const posted = await req('POST', '/wp-json/echo/v1/items?_fields=none', { payload: { title: 'T', _fields: 'title' }, headers: { authorization: editor } });
+    expect(posted.json()).toEqual({ title: 'T' });
+    const form = await req('POST', '/wp-json/echo/v1/items', { payload: 'title=T&_fields=none', headers: { authorization: editor, 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.json()).toEqual([]);
     expect((await get('/wp-json/?_fields=name,authentication.application-passwords')).json()).toEqual({
       name: 'Lintel',
       authentication: { 'application-passwords': { endpoints: { authorization: `${TEST_BASE}/wp-admin/authorize-application.php` } } },
