@@ -64,7 +64,7 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   // when the legacy route lists no argument for them.
   const path = { values: at.urlParams, integers: at.route.integerParams };
   const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.params))) };
-  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: at.endpoint.endpoint.subRequests ? null : unstorable(at.params, path) };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: at.endpoint.endpoint.storesNoInput ? null : unstorable(at.params, path) };
 }
 
 export async function run(p: Plan): Promise<RestResult> {

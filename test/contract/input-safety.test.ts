@@ -191,6 +191,11 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     expectWpError(await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', payload: { url: '/x' } }), 401, 'rest_forbidden');
   });
 
+  it('lets an index take a NUL byte, as nothing it is sent reaches the store', async () => {
+    for (const url of ['/wp-json/redirection/v1?context[]=%00', '/wp-json/?page=a%00b']) expect((await send({ method: 'GET', url })).statusCode, url).toBe(200);
+    expectWpError(await send({ method: 'GET', url: '/wp-json/calendar/events/v1?namespace=a%00b' }), 404, 'rest_invalid_namespace');
+  });
+
   it('answers the site page of a NUL slug as any unknown page', async () => {
     for (const url of ['/event/%00/', '/venue/a%00/embed/']) expect((await send({ method: 'GET', url })).statusCode, url).toBe(404);
   });

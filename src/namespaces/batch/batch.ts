@@ -65,7 +65,7 @@ export function batchRoutes(services: Services): RouteDecl[] {
         response: json(BatchResponse, 207),
         summary: 'Run several write requests in one call',
         permission: publicAccess,
-        subRequests: true,
+        storesNoInput: true,
         async handler(ctx, a) {
           const items = a.requests;
           const calls = items.map((item) => subCall(item, ctx));
