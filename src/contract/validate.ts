@@ -35,7 +35,14 @@ export interface PathParams {
  * error. Record lookups (withLookup) need the request's context; without one they are not run.
  * Input the store cannot hold (`unstorable`) is the caller's to refuse, after the permission check.
  */
-export async function validateArgs(args: CompiledArg[], params: Record<string, unknown>, path: PathParams = { values: {}, integers: [] }, ctx?: RestContext, nulls: ReadonlySet<string> = new Set()): Promise<Record<string, unknown>> {
+export async function validateArgs(
+  args: CompiledArg[],
+  params: Record<string, unknown>,
+  path: PathParams = { values: {}, integers: [] },
+  ctx?: RestContext,
+  nulls: ReadonlySet<string> = new Set(),
+  beyondStore?: Map<string, ParamError[]>,
+): Promise<Record<string, unknown>> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw errors.core.missingParams(missing);
 
@@ -65,12 +72,22 @@ export async function validateArgs(args: CompiledArg[], params: Record<string, u
       } else {
         // rest_validate_value_from_schema stops at the first item or property that fails: only its issues count.
         const at = JSON.stringify(r.error.issues[0]?.path);
-        failures.set(a.name, r.error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i)));
+        const found = r.error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i));
+        // An integer past no declared bound, only past what the store holds: the legacy site takes it,
+        // so its refusal (core-integer-range) waits for the permission check, when the caller collects it.
+        if (beyondStore && r.error.issues[0] && pastStoreOnly(a, r.error.issues[0])) beyondStore.set(a.name, found);
+        else failures.set(a.name, found);
       }
     }
     if (failures.size) throw invalidParams(failures);
   }
   return out;
+}
+
+function pastStoreOnly(a: CompiledArg, issue: Issue): boolean {
+  if ((issue.code !== 'too_big' && issue.code !== 'too_small') || (issue.origin !== 'number' && issue.origin !== 'int')) return false;
+  const s = schemaAt(a.json, issue.path);
+  return typeof (issue.code === 'too_big' ? s.maximum : s.minimum) !== 'number';
 }
 
 /** A validate callback that returned false: the bare "Invalid parameter.", no details entry. */
@@ -81,8 +98,8 @@ export const INVALID_PARAM: ParamError = { code: null, message: 'Invalid paramet
  * byte in any parameter (PostgreSQL text cannot contain one), and a path ID beyond the integers
  * the store keeps (IDs are JS numbers, exact up to 2^53).
  */
-export function unstorable(params: Record<string, unknown>, path: PathParams): RestError | null {
-  const failures = new Map<string, ParamError[]>();
+export function unstorable(params: Record<string, unknown>, path: PathParams, beyondStore = new Map<string, ParamError[]>()): RestError | null {
+  const failures = new Map<string, ParamError[]>(beyondStore);
   for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) failures.set(name, [INVALID_PARAM]);
   for (const name of unsafePathIds(path)) failures.set(name, [INVALID_PARAM]);
   return failures.size ? invalidParams(failures) : null;

@@ -4,7 +4,7 @@
  * two functions, which is why they are separate.
  */
 import { errors } from '../contract/error-codes.ts';
-import { RestError } from '../contract/errors.ts';
+import { RestError, type ParamError } from '../contract/errors.ts';
 import { authorize, refuseUnlessAllowed } from '../contract/permission.ts';
 import type { Params } from '../lib/php-params.ts';
 import type { Method, RestResult } from '../contract/route.ts';
@@ -63,8 +63,9 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
   const path = { values: at.urlParams, integers: at.route.integerParams };
-  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.params))) };
-  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: at.endpoint.endpoint.storesNoInput ? null : unstorable(at.params, path) };
+  const beyondStore = new Map<string, ParamError[]>();
+  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.params), beyondStore)) };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(at.endpoint.endpoint.storesNoInput ? {} : at.params, path, beyondStore) };
 }
 
 export async function run(p: Plan): Promise<RestResult> {

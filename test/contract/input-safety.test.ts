@@ -189,6 +189,12 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     const anonymous = await send({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { 'content-type': 'application/json' }, payload: { title: 'a\u0000b', ...EVENT_DATES } });
     expectWpError(anonymous, 401, 'rest_forbidden');
     expectWpError(await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', payload: { url: '/x' } }), 401, 'rest_forbidden');
+    // An integer past no declared bound, only past what the store holds, waits for the permission too.
+    const beyond = '/wp-json/redirection/v1/redirect?page=99999999999999999999';
+    expectWpError(await send({ method: 'GET', url: beyond }), 401, 'rest_forbidden');
+    const refused = await send({ method: 'GET', url: beyond, headers: { authorization: admin } });
+    expectWpError(refused, 400, 'rest_invalid_param');
+    expect(refused.json().data.params.page).toBe('page must be between 0 (inclusive) and 9007199254740991 (inclusive)');
   });
 
   it('lets an index take a NUL byte, as nothing it is sent reaches the store', async () => {
