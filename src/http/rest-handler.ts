@@ -55,13 +55,13 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
 
   // Read again once the body is: rest_filter_response_fields reads `_fields` from any parameter source.
   let fields: unknown = query._fields;
-  const send = (o: Outcome, user: User | null): RestAnswer => ({
+  const send = (o: Outcome, user: User | null, as = method): RestAnswer => ({
     route: o.route?.pattern ?? '(no route)',
     ...shape({
       ...o,
       query,
       fields,
-      method,
+      method: as,
       apiRoot: urls.apiRoot,
       loggedIn: user !== null,
       origin: header(req, 'origin'),
@@ -71,7 +71,8 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
 
   // Refused while WordPress parses the request, before authentication or any route: no REST envelope either.
   if (loc.routeNotString) delete query._envelope;
-  if (loc.routeNotString) return send({ headers: { ...NO_CACHE }, route: null, ...errorOutcome(errors.core.routeNotString()) }, null);
+  // (`_method` is not read yet either: a GET overridden to HEAD still gets the error body.)
+  if (loc.routeNotString) return send({ headers: { ...NO_CACHE }, route: null, ...errorOutcome(errors.core.routeNotString()) }, null, req.method);
 
   let user: User | null;
   try {

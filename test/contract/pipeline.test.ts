@@ -116,7 +116,8 @@ describe('request forms', () => {
     expect((await get('/wp-json/echo/v1/items/9?rest_route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
     // PHP reads `rest[route` as `rest_route`.
     expect((await get('/wp-json/echo/v1/items/9?rest[route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
-    for (const url of ['/wp-json/echo/v1/items/3?rest_route[]=/echo/v1/items/3', '/?rest_route[a]=x', '/wp-json/echo/v1/items/3?rest_route[]=x&_envelope=1']) {
+    // `_method` is not read yet: a GET overridden to HEAD still gets the body.
+    for (const url of ['/wp-json/echo/v1/items/3?rest_route[]=/echo/v1/items/3', '/?rest_route[a]=x', '/wp-json/echo/v1/items/3?rest_route[]=x&_envelope=1', '/wp-json/?rest_route[]=x&_method=HEAD']) {
       const r = await req('GET', url, { headers: { authorization: 'Basic bm9ib2R5Ong=' } });
       expect(r.statusCode, url).toBe(400);
       expect(r.headers.allow, url).toBeUndefined();
