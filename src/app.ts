@@ -21,7 +21,7 @@ import { buildBackends } from './backends/select.ts';
 import { restFailure, siteFailure } from './backends/failure.ts';
 import { sendAnswer } from './backends/send.ts';
 import { translateBackend } from './backends/translate.ts';
-import { answerClientError } from './http/client-error.ts';
+import { answerClientError, unroutedBody } from './http/client-error.ts';
 import { cacheFront, type CacheFront } from './http/cache-front.ts';
 import { applyLimits, serverOptions } from './http/connection-limits.ts';
 import { handleRest } from './http/rest-handler.ts';
@@ -29,7 +29,7 @@ import { topicsByNamespace } from './http/cached-rest.ts';
 import { Metrics } from './http/metrics.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import { publicTopics, siteEmbeddables } from './namespaces/index.ts';
-import { locateRest } from './http/rest-request.ts';
+import { locateRest, routeVars } from './http/rest-request.ts';
 import { loadMappings, type Mappings } from './mappings.ts';
 import { buildRouteTable } from './route-table.ts';
 import type { Services } from './services.ts';
@@ -74,6 +74,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     keepAliveTimeoutMs: 72_000,
     clientConnections: config.clientConnections,
   };
+  // Every path's handler (set once the services exist): the router's bad-URL answer calls it too.
+  let entry: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   const server = Fastify({
     // A plain Node server with the cache front ahead of Fastify, every connection bounded (connection-limits.ts).
     serverFactory: (handler) => {
@@ -87,8 +89,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     exposeHeadRoutes: false,
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
-    // A URL the router refuses (malformed percent-encoding) gets the same error answers as any other.
-    frameworkErrors: (_err, req, reply) => answerError(errors.http.badPercentEncoding(), req, reply),
+    // A path with malformed percent-encoding, which the router refuses to decode, reaches the legacy
+    // site's rewrite rules as written (`%zz` stays `%zz`): it is answered as any other path.
+    frameworkErrors: (err, req, reply) => {
+      if (err.code !== 'FST_ERR_BAD_URL') return answerError(errors.http.badPercentEncoding(), req, reply);
+      unroutedBody(req, config.bodyLimit).then(
+        (body) => {
+          req.body = body;
+          return entry(req, reply);
+        },
+        (e: unknown) => answerError(asRestError(e, req.log), req, reply),
+      );
+    },
     requestIdHeader: false,
     genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
@@ -219,11 +231,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   server.get(MIGRATION_PATH, (req, reply) => migrationPage(services, req, reply));
 
   const site = siteHandlers(services, siteEmbeddables);
-  const entry = async (req: FastifyRequest, reply: FastifyReply) => {
+  entry = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = req.url.indexOf('?');
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
     const query = parseQueryString(q < 0 ? '' : req.url.slice(q + 1));
-    const loc = locateRest(pathname, query, { restPrefix: config.restPrefix, locales: mappings.locales });
+    const vars = await routeVars(req);
+    if (vars === 'mismatch') return sendAnswer(reply, siteFailure(errors.http.variableMismatch()));
+    const loc = locateRest(pathname, vars, { restPrefix: config.restPrefix, locales: mappings.locales });
     if (loc) {
       // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.
       // A rest_route that is no string names no route at all: refused here whatever the mode, as the legacy site does.

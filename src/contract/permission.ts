@@ -47,8 +47,13 @@ export function perRecord<A>(check: NonNullable<Permission<A>['check']>, allows:
   return { allows, check };
 }
 
-export async function authorize<A>(p: Permission<A>, ctx: RestContext, args: A): Promise<void> {
+/** Throws the permission's refusal when the caller may not use the endpoint at all. */
+export function refuseUnlessAllowed(p: Permission<never>, ctx: Pick<RestContext, 'user'>): void {
   if (!p.allows(ctx.user)) throw p.refuse ? p.refuse(ctx.user) : errors.core.forbidden(ctx.user !== null);
+}
+
+export async function authorize<A>(p: Permission<A>, ctx: RestContext, args: A): Promise<void> {
+  refuseUnlessAllowed(p, ctx);
   if (p.check) {
     const r = await p.check(ctx, args);
     if (r instanceof RestError) throw r;

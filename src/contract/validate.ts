@@ -33,20 +33,25 @@ export interface PathParams {
 /**
  * Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400
  * error. Record lookups (withLookup) need the request's context; without one they are not run.
- * `sentNull`: the parameters the JSON body sent as `null`, which `params` leaves out.
+ * `nulls`: the parameters a body sent as JSON `null` (nullParams). Input the store cannot hold
+ * (`unstorable`) is the caller's to refuse, after the permission check.
  */
 export async function validateArgs(
   args: CompiledArg[],
   params: Record<string, unknown>,
   path: PathParams = { values: {}, integers: [] },
   ctx?: RestContext,
-  sentNull: ReadonlySet<string> = new Set(),
+  nulls: ReadonlySet<string> = new Set(),
+  beyondStore?: Map<string, ParamError[]>,
 ): Promise<Record<string, unknown>> {
   const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
   if (missing.length) throw errors.core.missingParams(missing);
 
   const out: Record<string, unknown> = {};
-  const failures = unstorable(params, path);
+  const failures = new Map<string, ParamError[]>();
+  // A path ID beyond 2^53 is not read as a number at all; a NUL byte is checked after the schema,
+  // which the legacy site applies to it (an enum error names the enum), but never looked up.
+  const unsafeIds = new Set(unsafePathIds(path));
   // The arguments with validate callbacks of their own first, in declaration order (has_valid_params); the schema
   // checks of the others only when those pass, in the order the request sent them, unsent ones last (sanitize_params).
   const sent = new Map(Object.keys(params).map((name, i) => [name, i]));
@@ -54,28 +59,39 @@ export async function validateArgs(
   const checked = args.filter((a) => !hasValidateCallback(a.schema)).sort((a, b) => position(a) - position(b));
   for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), checked]) {
     for (const a of phase) {
-      if (failures.has(a.name)) continue;
-      // A JSON `null` is absent to get_param (and so to the callbacks and the required check), but sanitize_params
-      // checks it against a declared type like any sent value: "per_page is not of type integer."
-      const raw = sentNull.has(a.name) && phase === checked && a.json.type !== undefined ? null : params[a.name];
+      if (unsafeIds.has(a.name)) continue;
+      // A JSON `null` is not sent for required checks and validate callbacks (isset), but the schema
+      // check of a typed argument (rest_parse_request_arg) still refuses it for its type.
+      const sentNull = nulls.has(a.name) && !hasValidateCallback(a.schema) && a.json.type !== undefined;
+      const raw = sentNull ? null : params[a.name] === null ? undefined : params[a.name];
       // reportInput: a missing nested property is told apart from a wrong value by its input.
       const r = a.schema.safeParse(raw, { reportInput: true });
       const lookup = lookupOf(a.schema);
       // The lookup is the validate callback's, which runs before the declared type is checked: a value of another type is looked up as sent.
       const typeOnly = !r.success && r.error.issues.every((i) => i.code === 'invalid_type');
       const looked = r.success ? r.data : raw;
-      if ((r.success || typeOnly) && looked !== undefined && lookup && ctx && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
+      if ((r.success || typeOnly) && looked !== undefined && lookup && ctx && !containsNul(raw) && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
       else if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;
       } else {
         // rest_validate_value_from_schema stops at the first item or property that fails: only its issues count.
         const at = JSON.stringify(r.error.issues[0]?.path);
-        failures.set(a.name, r.error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i)));
+        const found = r.error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i));
+        // An integer past no declared bound, only past what the store holds: the legacy site takes it,
+        // so its refusal (core-integer-range) waits for the permission check, when the caller collects it.
+        if (beyondStore && r.error.issues[0] && pastStoreOnly(a, r.error.issues[0])) beyondStore.set(a.name, found);
+        else failures.set(a.name, found);
       }
     }
     if (failures.size) throw invalidParams(failures);
   }
   return out;
+}
+
+function pastStoreOnly(a: CompiledArg, issue: Issue): boolean {
+  if ((issue.code !== 'too_big' && issue.code !== 'too_small') || (issue.origin !== 'number' && issue.origin !== 'int')) return false;
+  const s = schemaAt(a.json, issue.path);
+  return typeof (issue.code === 'too_big' ? s.maximum : s.minimum) !== 'number';
 }
 
 /** A validate callback that returned false: the bare "Invalid parameter.", no details entry. */
@@ -86,14 +102,15 @@ export const INVALID_PARAM: ParamError = { code: null, message: 'Invalid paramet
  * byte in any parameter (PostgreSQL text cannot contain one), and a path ID beyond the integers
  * the store keeps (IDs are JS numbers, exact up to 2^53).
  */
-function unstorable(params: Record<string, unknown>, path: PathParams): Map<string, ParamError[]> {
-  const errors = new Map<string, ParamError[]>();
-  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) errors.set(name, [INVALID_PARAM]);
-  for (const name of path.integers) {
-    const v = path.values[name];
-    if (v !== undefined && !errors.has(name) && !Number.isSafeInteger(Number(v))) errors.set(name, [INVALID_PARAM]);
-  }
-  return errors;
+export function unstorable(params: Record<string, unknown>, path: PathParams, beyondStore = new Map<string, ParamError[]>()): RestError | null {
+  const failures = new Map<string, ParamError[]>(beyondStore);
+  for (const [name, value] of [...Object.entries(params), ...Object.entries(path.values)]) if (containsNul(value)) failures.set(name, [INVALID_PARAM]);
+  for (const name of unsafePathIds(path)) failures.set(name, [INVALID_PARAM]);
+  return failures.size ? invalidParams(failures) : null;
+}
+
+function unsafePathIds(path: PathParams): string[] {
+  return path.integers.filter((name) => path.values[name] !== undefined && !Number.isSafeInteger(Number(path.values[name])));
 }
 
 /** Whether a NUL byte is anywhere in the value; iterative, so a deeply nested body cannot exhaust the stack. */

@@ -34,7 +34,9 @@ export function topicsByNamespace(topics: Record<string, readonly string[]>, ali
  * conditions are in its URL (the key), so an entry is only ever kept for URLs that meet them.
  */
 export function mayUseCache(method: string | undefined, headers: IncomingHttpHeaders): boolean {
-  return (method === 'GET' || method === 'HEAD') && headers.authorization === undefined && headers['x-http-method-override'] === undefined;
+  // A body's parameters (JSON ones, `_fields` too) change the answer, and the key is the URL alone.
+  const body = (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
+  return (method === 'GET' || method === 'HEAD') && headers.authorization === undefined && headers['x-http-method-override'] === undefined && !body;
 }
 
 /** The answer's CORS headers echo the Origin: it is part of the key. */

@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { FastifyRequest } from 'fastify';
 import { errors } from '../contract/error-codes.ts';
 import type { RestError } from '../contract/errors.ts';
 
@@ -34,4 +35,16 @@ export function answerRaw(socket: Socket, e: RestError, headers: Record<string, 
     `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\n${extra}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** The body of a request the router did not route (Fastify reads bodies after routing), up to the same limit. */
+export async function unroutedBody(req: FastifyRequest, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.raw as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw errors.core.tooLarge(limit);
+    chunks.push(chunk);
+  }
+  return size ? Buffer.concat(chunks) : undefined;
 }

@@ -4,12 +4,12 @@
  * two functions, which is why they are separate.
  */
 import { errors } from '../contract/error-codes.ts';
-import { RestError } from '../contract/errors.ts';
-import { authorize } from '../contract/permission.ts';
+import { RestError, type ParamError } from '../contract/errors.ts';
+import { authorize, refuseUnlessAllowed } from '../contract/permission.ts';
 import type { Params } from '../lib/php-params.ts';
 import type { Method, RawBody, RestResult } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
-import { validateArgs } from '../contract/validate.ts';
+import { unstorable, validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import type { RestContext } from '../contract/context.ts';
 import { mergeParams, nullParams, type RestBody } from './rest-request.ts';
@@ -28,6 +28,8 @@ export interface Plan {
   endpoint: CompiledEndpoint;
   args: Record<string, unknown>;
   ctx: RestContext;
+  /** The refusal of input the store cannot hold (core-nul-bytes, core-integer-range), due after the permission check. */
+  unstorable: RestError | null;
 }
 
 /** The response before shaping: status, body, headers, and the Allow header of the matched route. */
@@ -60,11 +62,19 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   if (call.body.json && !call.body.json.ok) throw errors.core.invalidJson(call.body.json.error);
   // Path parameters belong to the route's own declaration (its pattern): handlers get them even
   // when the legacy route lists no argument for them.
-  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, { values: at.urlParams, integers: at.route.integerParams }, at.ctx, nullParams(call.body, at.ctx.method))) };
-  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx };
+  const path = { values: at.urlParams, integers: at.route.integerParams };
+  const beyondStore = new Map<string, ParamError[]>();
+  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.ctx.method), beyondStore)) };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(at.endpoint.endpoint.storesNoInput ? {} : at.params, path, beyondStore) };
 }
 
 export async function run(p: Plan): Promise<RestResult> {
+  // The legacy site has no such refusal: a caller it refuses (401/403) is refused first. The
+  // permission's own check is not run on such input, as it may look it up.
+  if (p.unstorable) {
+    refuseUnlessAllowed(p.endpoint.endpoint.permission, p.ctx);
+    throw p.unstorable;
+  }
   await authorize(p.endpoint.endpoint.permission, p.ctx, p.args);
   return p.endpoint.endpoint.handler(p.ctx, p.args);
 }
@@ -84,7 +94,9 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
-    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(planned ?? pathOnly(table, call)));
+    // Input the store cannot hold is not looked up: the record checks run on the path alone.
+    const looked = planned && !planned.unstorable ? planned : pathOnly(table, call);
+    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(looked));
   }
 }
 
@@ -120,7 +132,7 @@ function pathOnly(table: RouteTable, call: RestCall): (Plan & { idless: boolean 
     if ((typeof v !== 'string' && typeof v !== 'number') || (id && !Number.isSafeInteger(Number(v)))) idless = true;
     else args[name] = id ? Number(v) : v;
   }
-  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, idless };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, idless, unstorable: null };
 }
 
 function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {

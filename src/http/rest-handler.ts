@@ -13,7 +13,7 @@ import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
-import { effectiveMethod, readBody, type RestLocation } from './rest-request.ts';
+import { effectiveMethod, mergeParams, readBody, type RestLocation } from './rest-request.ts';
 import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from '../contract/site-urls.ts';
 import { onceForKey, requestFingerprint, WRITES } from './idempotency.ts';
@@ -53,12 +53,15 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   const { method, byHeader } = effectiveMethod(req.method, query, header(req, 'x-http-method-override'));
   delete query.rest_route;
 
-  const send = (o: Outcome, user: User | null): RestAnswer => ({
+  // Read again once the body is: rest_filter_response_fields reads `_fields` from any parameter source.
+  let fields: unknown = query._fields;
+  const send = (o: Outcome, user: User | null, as = method): RestAnswer => ({
     route: o.route?.pattern ?? '(no route)',
     ...shape({
       ...o,
       query,
-      method,
+      fields,
+      method: as,
       apiRoot: urls.apiRoot,
       loggedIn: user !== null,
       origin: header(req, 'origin'),
@@ -68,7 +71,8 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
 
   // Refused while WordPress parses the request, before authentication or any route: no REST envelope either.
   if (loc.routeNotString) delete query._envelope;
-  if (loc.routeNotString) return send({ headers: { ...NO_CACHE }, route: null, ...errorOutcome(errors.core.routeNotString()) }, null);
+  // (`_method` is not read yet either: a GET overridden to HEAD still gets the error body.)
+  if (loc.routeNotString) return send({ headers: { ...NO_CACHE }, route: null, ...errorOutcome(errors.core.routeNotString()) }, null, req.method);
 
   let user: User | null;
   try {
@@ -89,6 +93,7 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   }
 
   const body = await readBody(header(req, 'content-type'), req.body);
+  fields = mergeParams(body, method, query, {})._fields;
   const run = async (store: Store) =>
     send(
       await dispatch(table, {

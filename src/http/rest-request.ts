@@ -83,6 +83,31 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
 }
 
 /**
+ * The query vars WordPress's parse_request reads `rest_route` from: a POST's form body (`$_POST`,
+ * urlencoded or multipart) before the query string (`$_GET`); both, differing, is `mismatch`
+ * (wp_die 400 "A variable mismatch has been detected."). Read once per request.
+ */
+export function routeVars(req: { method: string; url: string; headers: Record<string, unknown>; body?: unknown }): Promise<Params | 'mismatch'> {
+  let vars = routeVarsRead.get(req);
+  if (!vars) routeVarsRead.set(req, (vars = readRouteVars(req)));
+  return vars;
+}
+
+const routeVarsRead = new WeakMap<object, Promise<Params | 'mismatch'>>();
+
+async function readRouteVars(req: { method: string; url: string; headers: Record<string, unknown>; body?: unknown }): Promise<Params | 'mismatch'> {
+  const q = req.url.indexOf('?');
+  const query = parseQueryString(q < 0 ? '' : req.url.slice(q + 1));
+  const type = req.headers['content-type'];
+  if (req.method !== 'POST' || typeof type !== 'string' || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type) || !Buffer.isBuffer(req.body)) return query;
+  const posted = (await readBody(type, req.body)).form;
+  if (!posted || posted.rest_route === undefined) return query;
+  const last = (v: unknown) => (v instanceof Repeated ? v.at(-1) : v);
+  if (query.rest_route !== undefined && JSON.stringify(last(query.rest_route)) !== JSON.stringify(last(posted.rest_route))) return 'mismatch';
+  return { ...query, rest_route: posted.rest_route };
+}
+
+/**
  * A request WordPress answers with its front page rather than the API: an empty `rest_route` (`''`
  * or `'0'`) on the site root, `index.php` or a path under the REST prefix (the rewrite rule matched,
  * but the empty variable makes it no REST request). Before the page, redirect_canonical sends a GET

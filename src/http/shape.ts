@@ -153,6 +153,8 @@ export interface ShapeInput {
   raw?: RawBody;
   links?: Record<string, unknown>;
   query: Params;
+  /** `_fields` as `$request['_fields']` reads it: the body's before the query's (default: the query's). */
+  fields?: unknown;
   method: string;
   apiRoot: string;
   loggedIn: boolean;
@@ -172,7 +174,7 @@ export function shape(o: ShapeInput): Shaped {
   }
   const isError = o.status >= 400;
   let body = o.body;
-  if (!isError) body = filteredBody(body, o.query._fields, o.links);
+  if (!isError) body = filteredBody(body, 'fields' in o ? o.fields : o.query._fields, o.links);
   let status = o.status;
   let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...o.headers };
   if (o.raw) headers['Content-Type'] = o.raw.contentType;

@@ -76,6 +76,8 @@ function restRoute(c: Capture): string | null {
   const { path: p, query_string: qs } = c.request;
   // The query's rest_route names the route before the path does (locateRest).
   const rr = new URLSearchParams(qs).get('rest_route');
+  // An empty one makes the request the front page's (frontPage).
+  if (rr === '' || rr === '0') return null;
   if (p === '/wp-json' || p.startsWith('/wp-json/')) return rr || p.slice('/wp-json'.length) || '/';
   return p === '/' && rr ? rr : null;
 }

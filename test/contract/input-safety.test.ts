@@ -166,6 +166,42 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     await stillHealthy();
   });
 
+  it('checks the schema and the permission first, as the legacy site does with no NUL refusal of its own', async () => {
+    // The enum error of the batch item's method names the enum, NUL byte or not.
+    const batch = await send({
+      method: 'POST',
+      url: '/wp-json/batch/v1',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: { requests: [{ method: 'GET', path: '/calendar/events/v1/tags/1', body: { context: 'a\u0000b' } }] },
+    });
+    expectWpError(batch, 400, 'rest_invalid_param');
+    expect(batch.json().data.params).toEqual({ requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.' });
+    // A NUL byte in one item is that item's refusal, not the batch's: the others run.
+    const items = await send({
+      method: 'POST',
+      url: '/wp-json/batch/v1',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: { requests: [{ path: '/calendar/events/v1/events', body: { title: 'a\u0000b', ...EVENT_DATES } }, { path: '/calendar/events/v1/events', body: { title: 'NUL neighbour', ...EVENT_DATES } }] },
+    });
+    expect(items.statusCode).toBe(207);
+    expect(items.json().responses.map((i: { status: number; body: { code?: string } }) => [i.status, i.body.code])).toEqual([[400, 'rest_invalid_param'], [201, undefined]]);
+    // A caller the route refuses is refused before the input is.
+    const anonymous = await send({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { 'content-type': 'application/json' }, payload: { title: 'a\u0000b', ...EVENT_DATES } });
+    expectWpError(anonymous, 401, 'rest_forbidden');
+    expectWpError(await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', payload: { url: '/x' } }), 401, 'rest_forbidden');
+    // An integer past no declared bound, only past what the store holds, waits for the permission too.
+    const beyond = '/wp-json/redirection/v1/redirect?page=99999999999999999999';
+    expectWpError(await send({ method: 'GET', url: beyond }), 401, 'rest_forbidden');
+    const refused = await send({ method: 'GET', url: beyond, headers: { authorization: admin } });
+    expectWpError(refused, 400, 'rest_invalid_param');
+    expect(refused.json().data.params.page).toBe('page must be between 0 (inclusive) and 9007199254740991 (inclusive)');
+  });
+
+  it('lets an index take a NUL byte, as nothing it is sent reaches the store', async () => {
+    for (const url of ['/wp-json/redirection/v1?context[]=%00', '/wp-json/?page=a%00b']) expect((await send({ method: 'GET', url })).statusCode, url).toBe(200);
+    expectWpError(await send({ method: 'GET', url: '/wp-json/calendar/events/v1?namespace=a%00b' }), 404, 'rest_invalid_namespace');
+  });
+
   it('answers the site page of a NUL slug as any unknown page', async () => {
     for (const url of ['/event/%00/', '/venue/a%00/embed/']) expect((await send({ method: 'GET', url })).statusCode, url).toBe(404);
   });
@@ -241,13 +277,21 @@ describe('headers too large', () => {
   });
 });
 
-describe('URLs the router refuses', () => {
-  it('answers malformed percent-encoding in the REST error shape, or as a page outside it', async () => {
-    const bad = await send({ method: 'POST', url: '/wp-json/tribe/events/v1/venues/%zz/', payload: 'phone=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expectWpError(bad, 400, 'rest_bad_request');
+describe('paths with malformed percent-encoding', () => {
+  it('are answered as the legacy site answers the path as written: no route, a slug, or a page', async () => {
+    expectWpError(await send({ method: 'POST', url: '/wp-json/tribe/events/v1/venues/%zz/', payload: 'phone=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 404, 'rest_no_route');
+    const slug = await send({ method: 'GET', url: '/wp-json/calendar/events/v1/events/by-slug/%zz' });
+    expectWpError(slug, 400, 'rest_invalid_param');
+    expect(slug.json().data.params).toEqual({ slug: 'Invalid parameter.' });
     const page = await send({ method: 'GET', url: '/event/%zz/' });
-    expect(page.statusCode).toBe(400);
+    expect(page.statusCode).toBe(404);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('keep their body: a query rest_route names the route and the form body its parameters', async () => {
+    const r = await send({ method: 'POST', url: '/wp-json/%zz?rest_route=/calendar/events/v1/events', payload: new URLSearchParams(EVENT_DATES).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectWpError(r, 400, 'rest_missing_callback_param');
+    expect(r.json().data.params).toEqual(['title']);
   });
 });
 

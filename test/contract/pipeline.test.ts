@@ -116,7 +116,8 @@ describe('request forms', () => {
     expect((await get('/wp-json/echo/v1/items/9?rest_route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
     // PHP reads `rest[route` as `rest_route`.
     expect((await get('/wp-json/echo/v1/items/9?rest[route=/echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
-    for (const url of ['/wp-json/echo/v1/items/3?rest_route[]=/echo/v1/items/3', '/?rest_route[a]=x', '/wp-json/echo/v1/items/3?rest_route[]=x&_envelope=1']) {
+    // `_method` is not read yet: a GET overridden to HEAD still gets the body.
+    for (const url of ['/wp-json/echo/v1/items/3?rest_route[]=/echo/v1/items/3', '/?rest_route[a]=x', '/wp-json/echo/v1/items/3?rest_route[]=x&_envelope=1', '/wp-json/?rest_route[]=x&_method=HEAD']) {
       const r = await req('GET', url, { headers: { authorization: 'Basic bm9ib2R5Ong=' } });
       expect(r.statusCode, url).toBe(400);
       expect(r.headers.allow, url).toBeUndefined();
@@ -140,11 +141,15 @@ describe('request forms', () => {
       ['/wp-json/echo/v1/items/3?rest_route=&a[b=1', '/wp-json/echo/v1/items/3/?rest_route=&a[b=1'],
       ['/de/wp-json/echo/v1/items?rest.route=0', '/de/wp-json/echo/v1/items/?rest.route=0'],
       ['/index.php?rest_route=', '/?rest_route='],
+      // The octets of non-ASCII bytes come back in lower case, ASCII ones as sent.
+      ['/wp-json/%C3%A9%7E%FF?rest_route=&q=%E9%4A', '/wp-json/%c3%a9%7E%ff/?rest_route=&q=%e9%4A'],
     ]) {
       const r = await get(url);
       expect(r.statusCode, url).toBe(301);
       expect(r.headers.location, url).toBe(`${TEST_BASE}${location}`);
       expect(r.headers['x-redirect-by'], url).toBe('WordPress');
+      // Redirection's wp_redirect filter gives every 301 its cache headers (redirect_cache, 1 hour by default).
+      expect(r.headers['cache-control'], url).toBe('max-age=3600');
       expect(r.body, url).toBe('');
     }
     for (const [method, url] of [['GET', '/wp-json/echo/v1/items/3/?%20rest_route='], ['GET', '/?rest_route=0'], ['POST', '/wp-json/echo/v1/items?rest_route='], ['DELETE', '/wp-json/?rest_route=']]) {
@@ -153,6 +158,29 @@ describe('request forms', () => {
       expect(r.headers['content-type'], url).toBe('text/html; charset=UTF-8');
       expect(r.body, url).toContain('<h1>');
     }
+  });
+
+  it('reads rest_route from a POST form body before the query string, as parse_request reads $_POST first', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // The body's route wins over the path's; a JSON body is no $_POST.
+    expect((await req('POST', '/wp-json/echo/v1/kinds/b?_method=DELETE', { payload: 'rest_route=/echo/v1/items/3', headers: form })).json()).toEqual({ id: 3, method: 'DELETE' });
+    expect((await req('POST', '/wp-json/echo/v1/kinds/b?_method=GET', { payload: { rest_route: '/echo/v1/items/3' } })).json()).toEqual({ kind: 'b' });
+    // The same value in both is fine; two values are wp_die's 400 page.
+    expect((await req('POST', '/?rest_route=/echo/v1/items/3&_method=DELETE', { payload: 'rest_route=/echo/v1/items/3', headers: form })).json().id).toBe(3);
+    const mismatch = await req('POST', '/?rest_route=/echo/v1/items/3', { payload: 'rest_route=/echo/v1/items/4', headers: form });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect(mismatch.body).toContain('A variable mismatch has been detected.');
+    // An empty one makes the request the front page's.
+    const page = await req('POST', '/wp-json/echo/v1/items/3', { payload: 'rest_route=', headers: form });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>');
+  });
+
+  it('refuses a JSON null for a typed argument by its type, as sanitize_params checks every sent value', async () => {
+    const r = await req('POST', '/wp-json/echo/v1/items?_method=GET', { payload: { per_page: null } });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().data.details.per_page).toEqual({ code: 'rest_invalid_type', message: 'per_page is not of type integer.', data: { param: 'per_page' } });
   });
 
   it('hands path parameters to the handler even when no argument declares them', async () => {
@@ -171,6 +199,11 @@ describe('request forms', () => {
     expect(env.statusCode).toBe(200);
     expect(env.json()).toEqual({ body: { title: 'T' }, status: 201, headers: { 'X-Echo': 'created', Allow: 'GET, POST' } });
     expect((await get('/wp-json/echo/v1/items?per_page=2&flag=1&_fields=flag')).json()).toEqual({ flag: true });
+    // `$request['_fields']`: the body's comes before the query's.
+    const posted = await req('POST', '/wp-json/echo/v1/items?_fields=none', { payload: { title: 'T', _fields: 'title' }, headers: { authorization: editor } });
+    expect(posted.json()).toEqual({ title: 'T' });
+    const form = await req('POST', '/wp-json/echo/v1/items', { payload: 'title=T&_fields=none', headers: { authorization: editor, 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.json()).toEqual([]);
     expect((await get('/wp-json/?_fields=name,authentication.application-passwords')).json()).toEqual({
       name: 'Lintel',
       authentication: { 'application-passwords': { endpoints: { authorization: `${TEST_BASE}/wp-admin/authorize-application.php` } } },

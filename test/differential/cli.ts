@@ -108,8 +108,10 @@ await runConformance({
       const asLegacy = lintelJson === undefined ? unprefixed : { ...unprefixed, body: JSON.stringify(ids.asLegacy(lintelJson)) };
       if (r.write && r.method === 'POST' && !r.path.includes(ID_SLOT) && fromLegacy.status < 300 && fromLintel.status < 300) ids.created(r.path, parsed(fromLegacy), lintelJson);
       const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
-      const enveloped = /(^|&)_envelope=/.test(r.query);
-      const rows = listed.forRoute(r.effective, r.template, { status: enveloped ? ((parsed(fromLegacy) as { status?: number } | undefined)?.status ?? fromLegacy.status) : fromLegacy.status });
+      // A PHP crash ignores `_envelope`: its error is read as it came, not as an envelope.
+      const envelope = /(^|&)_envelope=/.test(r.query) ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
+      const enveloped = typeof envelope?.status === 'number' && 'body' in envelope;
+      const rows = listed.forRoute(r.effective, r.template, { status: enveloped ? (envelope.status as number) : fromLegacy.status });
       const { fresh } = tally.add(r.route, r.namespace, found, rows, { legacy: legacy.curl(a), lintel: lintel.curl(b) }, enveloped, featuresOf(r));
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);

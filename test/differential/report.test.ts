@@ -44,4 +44,27 @@ describe('differential report', () => {
     expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+100\.0%/);
     expect(report.find((l) => l.startsWith('(none)'))).toMatch(/\(none\)\s+1\s+100\.0%/);
   });
+
+  it('tells per row and namespace how many allowed requests it allowed, a request allowed by two rows counting for both', () => {
+    const deviations = new Deviations([
+      { id: 'venue-sort', captures: '-', allows: 'body: $[*].order; routes: GET /calendar/events/v1/venues, GET /' },
+      { id: 'venue-name', captures: '-', allows: 'body: $[*].name; routes: GET /calendar/events/v1/venues' },
+    ]);
+    const tally = new Tally();
+    const add = (route: string, path: string, namespace: string, legacy: unknown, lintel: unknown) =>
+      tally.add(route, namespace, tally.compare(route, answer(200, legacy), answer(200, lintel), norm), deviations.forRoute('GET', path, { status: 200 }), curls).verdict;
+    const venues = ['GET /calendar/events/v1/venues', '/calendar/events/v1/venues', 'calendar/events/v1'] as const;
+    expect(add(...venues, [{ order: 1 }], [{ order: 2 }])).toBe('allowed');
+    expect(add(...venues, [{ order: 1, name: 'a' }], [{ order: 2, name: 'b' }])).toBe('allowed');
+    // A request that still differs counts for no row: only the allowed ones would become identical.
+    expect(add(...venues, [{ order: 1, id: 1 }], [{ order: 2, id: 2 }])).toBe('differs');
+    expect(add('GET /', '/', 'index', [{ order: 1 }], [{ order: 2 }])).toBe('allowed');
+    expect(tally.rows.get('venue-sort')).toEqual(new Map([['calendar/events/v1', 2], ['index', 1]]));
+    expect(tally.rows.get('venue-name')).toEqual(new Map([['calendar/events/v1', 1]]));
+    const report = printReport(tally, { examples: 0 });
+    const header = report.findIndex((l) => l.startsWith('row allowing'));
+    expect(report[header]).toMatch(/^row allowing\s+total\s+calendar\/events\/v1\s+index$/);
+    expect(report[header + 1]).toMatch(/^venue-sort\s+3\s+2\s+1$/);
+    expect(report[header + 2]).toMatch(/^venue-name\s+1\s+1\s+-$/);
+  });
 });

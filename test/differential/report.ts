@@ -38,6 +38,8 @@ export class Tally {
   readonly routes = new Map<string, RouteTally>();
   /** Per request feature (`rest_route (query)`, `NUL`, `_envelope`...), the verdicts of the requests that have it. */
   readonly features = new Map<string, Counts>();
+  /** Per DEVIATIONS.md row, per namespace, the requests counted as allowed that the row allowed a difference of. */
+  readonly rows = new Map<string, Map<string, number>>();
   /** Per route, the paths the legacy site answers differently when asked the same read twice. */
   readonly noise = new Map<string, Set<string>>();
   skipped = 0;
@@ -74,10 +76,12 @@ export class Tally {
     t.sent++;
     const fresh: Example[] = [];
     let unlisted = 0;
+    const allowing = new Set<string>();
     for (const d of found) {
       const where = enveloped ? unenveloped(d.path) : d.path;
       const rows = listings.filter((l) => allowedBy([l], where)).map((l) => l.id);
       if (rows.length === 0) unlisted++;
+      for (const id of rows) allowing.add(id);
       const k = classKey(d);
       const known = t.classes.get(k);
       if (known) known.count++;
@@ -88,6 +92,13 @@ export class Tally {
       }
     }
     const verdict: Verdict = found.length === 0 ? 'identical' : unlisted === 0 ? 'allowed' : 'differs';
+    if (verdict === 'allowed') {
+      for (const id of allowing) {
+        const perNamespace = this.rows.get(id) ?? new Map<string, number>();
+        perNamespace.set(namespace, (perNamespace.get(namespace) ?? 0) + 1);
+        this.rows.set(id, perNamespace);
+      }
+    }
     for (const c of [t, ...(features.length ? features : ['(none)']).map((f) => this.#feature(f))]) {
       if (c !== t) c.sent++;
       if (verdict === 'identical') c.identical++;
@@ -172,6 +183,21 @@ function classesAcrossRoutes(tally: Tally, top: number): string[] {
   return lines;
 }
 
+/**
+ * Per row, the allowed requests it allowed a difference of, per namespace, most first: the rows to
+ * attack first. A request allowed by two rows counts for both.
+ */
+function rowTable(tally: Tally, namespaces: string[]): string[] {
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const used = namespaces.filter((ns) => [...tally.rows.values()].some((m) => m.has(ns)));
+  const width = Math.max(...[...tally.rows.keys()].map((id) => id.length), 'row allowing'.length);
+  const lines = [`${'row allowing'.padEnd(width)}  ${'total'.padStart(6)}  ${used.map((ns) => ns.padStart(Math.max(ns.length, 6))).join('  ')}`];
+  for (const [id, m] of [...tally.rows].sort(([a, x], [b, y]) => sum(y) - sum(x) || a.localeCompare(b))) {
+    lines.push(`${id.padEnd(width)}  ${String(sum(m)).padStart(6)}  ${used.map((ns) => String(m.get(ns) ?? '-').padStart(Math.max(ns.length, 6))).join('  ')}`);
+  }
+  return lines;
+}
+
 export function printReport(tally: Tally, opts: { examples: number; classes?: number }): string[] {
   const lines: string[] = [];
   const routes = [...tally.routes].sort(([a, x], [b, y]) => x.namespace.localeCompare(y.namespace) || a.localeCompare(b));
@@ -198,6 +224,7 @@ export function printReport(tally: Tally, opts: { examples: number; classes?: nu
     total.allowed += c.allowed;
   }
   lines.push(row('total', total), '');
+  if (tally.rows.size) lines.push(...rowTable(tally, namespaces.map(([ns]) => ns)), '');
   if (tally.features.size) {
     lines.push('request feature      requests  identical  allowed  differ');
     for (const [f, c] of [...tally.features].sort(([, a], [, b]) => b.sent - b.identical - b.allowed - (a.sent - a.identical - a.allowed))) lines.push(row(f, c));

@@ -63,6 +63,7 @@ export function siteIndexRoutes(table: RouteTable, forwarded?: ForwardedIndex): 
       response: json(SiteIndex),
       summary: 'The site index: the site, its namespaces and every route with its arguments',
       permission: publicAccess,
+      storesNoInput: true,
       async handler(ctx, args) {
         const site = await ctx.store.options.site();
         const remote = forwarded ? await forwarded.routes() : {};
@@ -113,6 +114,7 @@ export function namespaceIndexRoute(table: RouteTable, namespace: string): Route
       response: json(z.object({ namespace: z.string(), routes: Routes, _links: shape.links() })),
       summary: `The ${namespace} index: its routes with their arguments`,
       permission: publicAccess,
+      storesNoInput: true,
       handler(ctx, args) {
         const ns = args.namespace;
         if (typeof ns !== 'string' || !table.namespaces.includes(ns)) throw errors.core.invalidNamespace();

@@ -8,19 +8,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import { parseQueryString } from '../../lib/php-params.ts';
-import { frontPage } from '../../http/rest-request.ts';
+import { frontPage, routeVars } from '../../http/rest-request.ts';
+import { redirectCache } from '../../namespaces/redirection/edge/responses.ts';
+import { edgeSettings } from '../../namespaces/redirection/edge/settings.ts';
 
-export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings'>) {
+export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings' | 'clock'>) {
   const { baseUrl, restPrefix } = services.config;
   const prefixes = { restPrefix, locales: services.mappings.locales };
   return async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const q = req.url.indexOf('?');
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
-    const front = pathname === '/' && (req.method === 'GET' || req.method === 'HEAD') ? 'page' : frontPage(req.method, pathname, parseQueryString(q < 0 ? '' : req.url.slice(q + 1)), prefixes);
+    const vars = await routeVars(req);
+    const front = pathname === '/' && (req.method === 'GET' || req.method === 'HEAD') ? 'page' : vars !== 'mismatch' && frontPage(req.method, pathname, vars, prefixes);
     if (!front) return false;
     if (front !== 'page') {
-      await reply.code(301).header('X-Redirect-By', 'WordPress').header('Location', `${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`).type('text/html; charset=UTF-8').send('');
+      const location = `${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`;
+      const hours = edgeSettings(await services.store.redirection.settings.get()).redirectCacheHours;
+      await reply.code(301).headers(redirectCache(301, hours, services.clock.now())).header('X-Redirect-By', 'WordPress').header('Location', lowerHighOctets(location)).type('text/html; charset=UTF-8').send('');
       return true;
     }
     const site = await services.store.options.site();
@@ -32,4 +36,9 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
     );
     return true;
   };
+}
+
+/** redirect_canonical's answer writes the octets of non-ASCII bytes in lower case (`%C3%A9` → `%c3%a9`), ASCII ones as sent (`%7E`). */
+export function lowerHighOctets(url: string): string {
+  return url.replace(/%[89a-f][0-9a-f]/gi, (octet) => octet.toLowerCase());
 }

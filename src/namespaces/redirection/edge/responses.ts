@@ -11,10 +11,11 @@ export function notFoundHtml(siteName: string): string {
 }
 
 /**
- * The plugin's cache headers for a redirect: only a 301 gets them, `redirect_cache` hours from now
+ * The plugin's cache headers for a redirect (its `wp_redirect` filter: also WordPress's own canonical
+ * redirects): only a 301 gets them, `redirect_cache` hours from now
  * (no headers for 0, WordPress's no-cache headers for -1).
  */
-function redirectCache(code: number, hours: number, now: Date): Record<string, string> {
+export function redirectCache(code: number, hours: number, now: Date): Record<string, string> {
   if (code !== 301 || hours === 0) return {};
   if (hours < 0) return NO_CACHE;
   return { Expires: new Date(now.getTime() + hours * 3_600_000).toUTCString(), 'Cache-Control': `max-age=${hours * 3600}` };
