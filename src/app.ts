@@ -18,7 +18,7 @@ import { parseQueryString } from './lib/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
 import { callOf, clientSignal } from './backends/backend.ts';
 import { buildBackends } from './backends/select.ts';
-import { restFailure, siteFailure } from './backends/failure.ts';
+import { earlyFailure, restFailure, siteFailure } from './backends/failure.ts';
 import { sendAnswer } from './backends/send.ts';
 import { translateBackend } from './backends/translate.ts';
 import { answerClientError, unroutedBody } from './http/client-error.ts';
@@ -236,7 +236,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
     const query = parseQueryString(q < 0 ? '' : req.url.slice(q + 1));
     const vars = await routeVars(req);
-    if (vars === 'mismatch') return sendAnswer(reply, siteFailure(errors.http.variableMismatch()));
+    if (vars === 'mismatch') return sendAnswer(reply, earlyFailure(errors.http.variableMismatch(), req.headers.accept, req.headers['content-type']));
     const loc = locateRest(pathname, vars, { restPrefix: config.restPrefix, locales: mappings.locales });
     if (loc) {
       // Decided before Lintel's own authentication: credentials on a forwarded route are the origin's to check.

@@ -69,12 +69,14 @@ describe('forwarding a namespace to the legacy origin', () => {
     const named = await get('/wp-json/history/v1/events?rest_route=/wp/v2/users&per_page=5');
     expect([named.statusCode, named.json().code]).toEqual([401, 'incorrect_password']);
     await get('/wp-json/history/v1/events?per_page=5');
-    await app.server.inject({
+    // A POST form's rest_route names the route before the query string (parse_request reads $_POST first): no forwarded route either.
+    const posted = await app.server.inject({
       method: 'POST',
       url: '/wp-json/history/v1/events',
       headers: { authorization: ADMIN, 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'message=x&rest_route=%2Fwp%2Fv2%2Fusers',
     });
+    expect([posted.statusCode, posted.json().code]).toEqual([401, 'incorrect_password']);
     const batch = await app.server.inject({
       method: 'POST',
       url: '/wp-json/batch/v1',
@@ -86,7 +88,6 @@ describe('forwarding a namespace to the legacy origin', () => {
     const forwarded = origin.received.filter((r) => !r.url.startsWith('/wp-json/wp/v2/users/me'));
     expect(forwarded.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
       'GET /wp-json/simple-history/v1/events?per_page=5 ',
-      'POST /wp-json/simple-history/v1/events message=x',
       'POST /wp-json/simple-history/v1/events ',
       'POST /wp-json/simple-history/v1/events {"message":"x"}',
     ]);

@@ -60,7 +60,7 @@ export const errors = {
     unreadable: () => new RestError('rest_bad_request', 'The request could not be read.', 400),
     badPercentEncoding: () => new RestError('rest_bad_request', 'The URL is not valid percent-encoding.', 400),
     /** wp_die of parse_request: a query var sent in the query string and a POST form body with different values. */
-    variableMismatch: () => new RestError('rest_bad_request', 'A variable mismatch has been detected.', 400),
+    variableMismatch: () => new WpDie('wp_die', 'A variable mismatch has been detected.', 400),
     /** A 4xx the framework raised, with its own message and status. */
     refused: (message: string, status: number) => new RestError('rest_bad_request', message, status),
   },

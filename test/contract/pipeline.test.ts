@@ -171,6 +171,13 @@ describe('request forms', () => {
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.headers['content-type']).toBe('text/html; charset=UTF-8');
     expect(mismatch.body).toContain('A variable mismatch has been detected.');
+    // wp_die's JSON handler answers a client that accepts JSON (wp_is_json_request), with wp_die's no-cache headers.
+    const asJson = await req('POST', '/wp-json/echo/v1/items/3?rest_route=/echo/v1/items/3', { payload: 'rest_route=/echo/v1/items/4', headers: { ...form, accept: 'application/json, */*;q=0.1' } });
+    expect([asJson.statusCode, asJson.headers['cache-control'], asJson.json()]).toEqual([
+      400,
+      'no-cache, must-revalidate, max-age=0, no-store, private',
+      { code: 'wp_die', message: 'A variable mismatch has been detected.', data: { status: 400 }, additional_errors: [] },
+    ]);
     // An empty one makes the request the front page's.
     const page = await req('POST', '/wp-json/echo/v1/items/3', { payload: 'rest_route=', headers: form });
     expect(page.statusCode).toBe(200);

@@ -3,6 +3,7 @@
  * a WordPress error body (`{code, message, data: {status}}`) for every REST error, and the app
  * unharmed afterwards (Object.prototype untouched, well-formed requests still answered).
  */
+import { routeVars } from '../../src/http/rest-request.ts';
 import type { TestApp } from '../support/app.ts';
 import type { FuzzRequest } from './requests.ts';
 
@@ -19,14 +20,20 @@ const UNDER_PREFIX = /^\/(?:[a-z]{2}\/)?wp-json(?:\/|\?|$)/i;
 const isRest = (url: string) => /^\/(?:[a-z]{2}\/)?wp-json(?:\/|\?|$)/i.test(url) || /^\/(?:[a-z]{2}\/)?(?:index\.php)?\?rest_route=/i.test(url);
 
 /** What is wrong with one answer, or null. */
-export function problem(req: FuzzRequest, res: Answer): string | null {
+export async function problem(req: FuzzRequest, res: Answer): Promise<string | null> {
   if (res.statusCode >= 500) return `status ${res.statusCode}`;
   if (LEAK.test(res.body)) return 'stack trace or server path in the body';
   const json = String(res.headers['content-type'] ?? '').includes('json');
   if (!isRest(req.url) || res.body === '') return null;
   // A REST error under the prefix is JSON (or oEmbed's XML when asked for); a successful answer may
   // be a file (an export). `?rest_route=` URLs are REST only as the query finally reads.
-  if (!json) return res.statusCode >= 400 && UNDER_PREFIX.test(req.url) && !/xml/.test(String(res.headers['content-type'])) ? 'REST error is not JSON' : null;
+  if (!json) {
+    if (res.statusCode < 400 || !UNDER_PREFIX.test(req.url) || /xml/.test(String(res.headers['content-type']))) return null;
+    // A rest_route differing between the query and a form body is refused by wp_die before the request is a REST one:
+    // the HTML page, unless the client asked for JSON.
+    const early = (await routeVars({ ...req, body: Buffer.from(req.payload ?? '') })) === 'mismatch' && !/json/i.test(req.headers.accept ?? '');
+    return early ? null : 'REST error is not JSON';
+  }
   let body: unknown;
   try {
     body = JSON.parse(res.body);

@@ -78,7 +78,10 @@ describe('lintel import --only history', { timeout: scaled(120_000) }, () => {
     const copy = await listAll(target, 'ungrouped=true');
     expect(copy.total).toBe(source.total);
     // The whole event object: IDs, GMT and local dates, interpolated and raw messages, keys, levels, initiators, context.
-    expect(copy.events).toEqual(source.events);
+    // Only the history was imported: a post event links its post's edit page only where the post exists, as the
+    // legacy logger does, so the copy names the posts the source still holds without the link.
+    expect(copy.events.some((e) => String(e.message_html).includes('post.php'))).toBe(false);
+    expect(copy.events).toEqual(source.events.map((e) => ({ ...e, message_html: String(e.message_html).replace(/<a href="[^"]*\/post\.php\?post=\d+&amp;action=edit">(.*?)<\/a>/g, '$1') })));
     expect(copy.events.find((e) => e.message === 'Added a custom entry: Audit {not a placeholder}')).toMatchObject({ message_uninterpolated: 'Added a custom entry: {message}', loglevel: 'error' });
     expect([...new Set(copy.events.map((e) => e.logger))]).toEqual(expect.arrayContaining(['CustomEntryLogger', 'SimplePostLogger', 'SimpleCategoriesLogger', 'Plugin_Redirection']));
 
