@@ -1,6 +1,7 @@
 /** Lintel's own failures as backend answers: the JSON error body on the REST API, an error page on the site. */
 import type { Config } from '../config.ts';
 import type { RestError } from '../contract/errors.ts';
+import { isJsonMediaType } from '../http/rest-request.ts';
 import { NO_CACHE, restHeaders } from '../http/shape.ts';
 import { errorPage } from '../lib/html.ts';
 import type { BackendAnswer } from './backend.ts';
@@ -13,14 +14,11 @@ export function siteFailure(e: RestError): BackendAnswer {
   return { status: e.status, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: Buffer.from(errorPage(e.status, e.message)) };
 }
 
-/** wp_is_json_media_type: a JSON media type (`application/json`, `application/*+json`, with `+oembed`) anywhere in the list. */
-const JSON_MEDIA_TYPE = /(^|\s|,)application\/([\w!#$&-^.+]+\+)?json(\+oembed)?($|\s|;|,)/i;
-
 /**
  * An error WordPress raises with wp_die() before it knows the request is a REST one (parse_request):
  * its JSON handler answers a client that accepts or sends JSON (wp_is_json_request), the HTML page any other.
  */
 export function earlyFailure(e: RestError, accept: string | undefined, contentType: string | undefined): BackendAnswer {
-  if (!JSON_MEDIA_TYPE.test(accept ?? '') && !JSON_MEDIA_TYPE.test(contentType ?? '')) return siteFailure(e);
+  if (!isJsonMediaType(accept) && !isJsonMediaType(contentType)) return siteFailure(e);
   return { status: e.status, headers: { 'content-type': 'application/json; charset=UTF-8', ...NO_CACHE }, body: Buffer.from(JSON.stringify(e.toBody())) };
 }

@@ -37,10 +37,15 @@ function restRoute(route: string, trailing: RegExp): string {
  * empty one (`''` or `'0'`, PHP's empty()) names no route at all.
  */
 function namedRoute(query: Params): string | undefined | { notString: true } | { empty: true } {
-  const v = query.rest_route instanceof Repeated ? query.rest_route.at(-1) : query.rest_route;
+  const v = lastValue(query.rest_route);
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') return { notString: true };
   return v === '' || v === '0' ? { empty: true } : v;
+}
+
+/** A query variable as PHP reads it: of a repeated name, the last value. */
+function lastValue(v: unknown): unknown {
+  return v instanceof Repeated ? v.at(-1) : v;
 }
 
 /** Where `rest_route` applies: under the REST prefix (the route its path names) or on the site root (`/`, `index.php`), with or without a locale. */
@@ -102,8 +107,7 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   if (req.method !== 'POST' || typeof type !== 'string' || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type) || !Buffer.isBuffer(req.body)) return query;
   const posted = (await readBody(type, req.body)).form;
   if (!posted || posted.rest_route === undefined) return query;
-  const last = (v: unknown) => (v instanceof Repeated ? v.at(-1) : v);
-  if (query.rest_route !== undefined && JSON.stringify(last(query.rest_route)) !== JSON.stringify(last(posted.rest_route))) return 'mismatch';
+  if (query.rest_route !== undefined && JSON.stringify(lastValue(query.rest_route)) !== JSON.stringify(lastValue(posted.rest_route))) return 'mismatch';
   return { ...query, rest_route: posted.rest_route };
 }
 
@@ -133,13 +137,27 @@ export interface RestBody {
   files: Map<string, UploadedFile>;
 }
 
-// WordPress's JSON media type test (WP_REST_Request::is_json_content_type).
+// WordPress's JSON media type test (wp_is_json_media_type, which WP_REST_Request::is_json_content_type and wp_is_json_request use).
 const JSON_TYPE = /(^|\s|,)application\/([\w!#$&-^.+]+\+)?json(\+oembed)?($|\s|;|,)/i;
 
-export async function readBody(contentType: string | undefined, raw: Buffer | undefined): Promise<RestBody> {
+export function isJsonMediaType(value: string | undefined): boolean {
+  return JSON_TYPE.test(value ?? '');
+}
+
+/** Each request body is parsed once: routing (routeVars) reads a POST form's `rest_route` before the handler reads the rest. */
+const parsedBodies = new WeakMap<Buffer, { contentType: string | undefined; body: Promise<RestBody> }>();
+
+export function readBody(contentType: string | undefined, raw: Buffer | undefined): Promise<RestBody> {
+  if (!raw || raw.length === 0) return Promise.resolve({ json: null, form: null, files: new Map() });
+  const known = parsedBodies.get(raw);
+  if (known && known.contentType === contentType) return known.body;
+  const body = parseBody(contentType ?? '', raw);
+  parsedBodies.set(raw, { contentType, body });
+  return body;
+}
+
+async function parseBody(ct: string, raw: Buffer): Promise<RestBody> {
   const empty: RestBody = { json: null, form: null, files: new Map() };
-  if (!raw || raw.length === 0) return empty;
-  const ct = contentType ?? '';
   // Parsed as PHP's json_decode, whose error the JSON error reports.
   if (JSON_TYPE.test(ct)) return { ...empty, json: decodePhpJson(raw, asParamMaps) };
   if (/^multipart\/form-data/i.test(ct)) return readMultipart(ct, raw);
