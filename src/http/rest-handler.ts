@@ -13,7 +13,7 @@ import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
 import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
-import { effectiveMethod, mergeParams, readBody, type RestLocation } from './rest-request.ts';
+import { effectiveMethod, readBody, requestedFields, type RestLocation } from './rest-request.ts';
 import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from '../contract/site-urls.ts';
 import { onceForKey, requestFingerprint, WRITES } from './idempotency.ts';
@@ -93,7 +93,7 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   }
 
   const body = await readBody(header(req, 'content-type'), req.body);
-  fields = mergeParams(body, method, query, {})._fields;
+  fields = requestedFields(body, method, query);
   const run = async (store: Store) =>
     send(
       await dispatch(table, {

@@ -199,17 +199,27 @@ export function effectiveMethod(method: string, query: Params, override: string 
 /** The methods whose form body WordPress reads as parameters. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The parameter sources in WordPress's order (get_parameter_order): JSON body, form body (write methods), then these. */
+function paramSources(body: RestBody, method: string, ...rest: Params[]): Params[] {
+  const sources: Params[] = [];
+  const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : null;
+  if (json) sources.push(json);
+  if (body.form && BODY_METHODS.has(method)) sources.push(body.form);
+  return [...sources, ...rest];
+}
+
 /** Parameter precedence: JSON body, form body (write methods), query, path, then defaults (applied in validation). */
 export function mergeParams(body: RestBody, method: string, query: Params, urlParams: Record<string, string>): Params {
-  const buckets: Params[] = [];
-  const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : null;
-  if (json) buckets.push(json);
-  if (body.form && BODY_METHODS.has(method)) buckets.push(body.form);
-  buckets.push(query, urlParams);
   const out = paramMap();
-  // The first bucket holding a key wins; keys keep the order WordPress visits them in (JSON, form, query, path).
-  for (const b of buckets) for (const [k, v] of Object.entries(b)) if (v !== null && v !== undefined && !Object.hasOwn(out, k)) out[k] = v;
+  // The first source holding a key wins; keys keep the order WordPress visits them in (JSON, form, query, path).
+  for (const b of paramSources(body, method, query, urlParams)) for (const [k, v] of Object.entries(b)) if (v !== null && v !== undefined && !Object.hasOwn(out, k)) out[k] = v;
   return out;
+}
+
+/** `_fields` as `$request['_fields']` reads it (rest_filter_response_fields): the body's before the query's. */
+export function requestedFields(body: RestBody, method: string, query: Params): unknown {
+  for (const b of paramSources(body, method, query)) if (Object.hasOwn(b, '_fields') && b._fields !== null && b._fields !== undefined) return b._fields;
+  return undefined;
 }
 
 /**
@@ -217,9 +227,7 @@ export function mergeParams(body: RestBody, method: string, query: Params, urlPa
  * (get_param), still checked by sanitize_params.
  */
 export function nullParams(body: RestBody, method: string): Set<string> {
-  const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : {};
-  const form = body.form && BODY_METHODS.has(method) ? body.form : {};
-  return new Set([json, form].flatMap((b) => Object.keys(b).filter((k) => b[k] === null)));
+  return new Set(paramSources(body, method).flatMap((b) => Object.keys(b).filter((k) => b[k] === null)));
 }
 
 export function isPlainObject(v: unknown): v is Params {

@@ -20,7 +20,7 @@ import type { RouteTable } from '../../contract/router.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { asRestError, dispatch, plan, type Outcome, type Plan, type RestCall } from '../../http/dispatch.ts';
 import { filteredBody } from '../../http/shape.ts';
-import { mergeParams } from '../../http/rest-request.ts';
+import { requestedFields } from '../../http/rest-request.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -204,6 +204,6 @@ function errorItem(e: RestError): ItemResponse {
 
 function toItem(o: Outcome, call: RestCall): ItemResponse {
   // `_fields` in an item's body or query string filters its body, as rest_post_dispatch does for each item.
-  const body = o.status < 400 ? filteredBody(o.body, mergeParams(call.body, call.method, call.query, {})._fields, o.links) : o.body;
+  const body = o.status < 400 ? filteredBody(o.body, requestedFields(call.body, call.method, call.query), o.links) : o.body;
   return { body, status: o.status, headers: Object.keys(o.headers).length ? o.headers : [] };
 }
