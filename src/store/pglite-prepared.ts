@@ -10,6 +10,11 @@ import { type PGlite, protocol } from '@electric-sql/pglite';
 
 const PREPARED_TEXTS = 500;
 
+/** The name of the session's `named`-th prepared text (both drivers), or undefined past PREPARED_TEXTS: run unnamed. */
+export function statementName(named: number): string | undefined {
+  return named < PREPARED_TEXTS ? `lintel_${named}` : undefined;
+}
+
 interface Statement {
   name: string;
   paramTypes: number[];
@@ -31,7 +36,7 @@ export function preparedRunner(db: PGlite): <T>(text: string, params?: readonly 
   async function prepare(text: string): Promise<Statement> {
     const kept = statements.get(text);
     if (kept) return kept;
-    const name = statements.size < PREPARED_TEXTS ? `lintel_${statements.size}` : '';
+    const name = statementName(statements.size) ?? '';
     const described = await trip(protocol.serialize.parse({ name, text, types: [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync());
     const statement = {
       name,

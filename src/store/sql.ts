@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { preparedRunner } from './pglite-prepared.ts';
+import { preparedRunner, statementName } from './pglite-prepared.ts';
 import pg from 'pg';
 import { pgListen } from './pg-listen.ts';
 
@@ -202,8 +202,6 @@ export interface PostgresOptions {
   idleInTransactionTimeoutMs: number;
 }
 
-const PREPARED_TEXTS = 500;
-
 // The client-side limit trails the server's, so a live server's own cancel (57014) comes first.
 const QUERY_TIMEOUT_MARGIN_MS = 1000;
 
@@ -229,11 +227,14 @@ export async function openPostgres(url: string, o: PostgresOptions): Promise<Sql
   await mapped(pool.query('select 1'));
   // Statements outside a transaction (the reads) are prepared once per connection under a name, so
   // the server parses and plans a read's text once instead of on every request; the first
-  // PREPARED_TEXTS texts get names, later ones run unnamed, so a connection holds a bounded set.
+  // PREPARED_TEXTS texts (statementName) get names, later ones run unnamed, so a connection holds a bounded set.
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
-    if (name === undefined && names.size < PREPARED_TEXTS) names.set(text, (name = `lintel_${names.size}`));
+    if (name === undefined) {
+      name = statementName(names.size);
+      if (name !== undefined) names.set(text, name);
+    }
     return name;
   };
   let statements = 0;
