@@ -26,9 +26,12 @@ const cli = new Command('cpu')
 const ARCHIVE = '/wp-json/calendar/events/v1/events';
 const TOKEN = 'bench-cpu-metrics-token';
 
-async function queries(url: string): Promise<number> {
+/** The statements the server ran and the requests it answered (every route) so far, from one read of /metrics. */
+async function counts(url: string): Promise<{ queries: number; requests: number }> {
   const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
-  return Number(/^lintel_store_queries_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  let requests = 0;
+  for (const m of text.matchAll(/^lintel_http_requests_total\{.*\} (\d+)$/gm)) requests += Number(m[1]);
+  return { queries: Number(/^lintel_store_queries_total (\d+)/m.exec(text)?.[1] ?? Number.NaN), requests };
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lintel-cpu-'));
@@ -55,11 +58,11 @@ try {
     for (const [name, url, extra] of cases) {
       if (cli.only && !name.includes(cli.only)) continue;
       wrk(`${server.url}${url}`, { seconds: 2, connections: Number(cli.connections), dir, ...extra }); // warm-up
-      const [cpu0, q0, r0] = [cpuMsOf(server.pid), await queries(server.url), await requests(server.url)];
+      const [cpu0, before] = [cpuMsOf(server.pid), await counts(server.url)];
       const r = wrk(`${server.url}${url}`, { seconds: Number(cli.seconds), connections: Number(cli.connections), dir, ...extra });
-      const [cpu1, q1, r1] = [cpuMsOf(server.pid), await queries(server.url), await requests(server.url)];
-      const n = r1 - r0 - 2; // less the two /metrics reads counted in between
-      const row = { case: name, 'req/s': Math.round(r.reqPerSec), 'CPU ms/req': Number(((cpu1 - cpu0) / n).toFixed(3)), 'queries/req': Number(((q1 - q0) / n).toFixed(2)), requests: n, bad: r.bad, 'RSS MB': memoryOf(server.pid).rssMB };
+      const [cpu1, after] = [cpuMsOf(server.pid), await counts(server.url)];
+      const n = after.requests - before.requests - 1; // less the /metrics read counted in between
+      const row = { case: name, 'req/s': Math.round(r.reqPerSec), 'CPU ms/req': Number(((cpu1 - cpu0) / n).toFixed(3)), 'queries/req': Number(((after.queries - before.queries) / n).toFixed(2)), requests: n, bad: r.bad, 'RSS MB': memoryOf(server.pid).rssMB };
       rows.push(row);
       console.error(JSON.stringify(row));
     }
@@ -72,10 +75,3 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Requests the server answered so far (every route), from /metrics. */
-async function requests(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
-  let n = 0;
-  for (const m of text.matchAll(/^lintel_http_requests_total\{.*\} (\d+)$/gm)) n += Number(m[1]);
-  return n;
-}
