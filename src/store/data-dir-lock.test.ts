@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataDirLocked, LOCK_FILE, lockDataDir } from './data-dir-lock.ts';
 import { storeConfig } from '../../test/support/store.ts';
-import { FOLDER_TEMPLATE_ENV } from '../../test/support/templates.ts';
+import { copyPgliteTemplate } from '../../test/support/templates.ts';
 import { openStore } from './store.ts';
 
 let dir: string;
@@ -51,7 +51,7 @@ describe('data directory lock', () => {
   it('locks the PGlite folder from openStore until close, and opens no database when refused', async () => {
     const config = storeConfig({ databaseUrl: undefined, dataDir: dir, poolSize: 1 });
     // Started from the run's migrated folder, as test/support/process.ts does: the lock is the subject, not initdb and the migrations.
-    cpSync(process.env[FOLDER_TEMPLATE_ENV]!, path.join(dir, 'pglite'), { recursive: true });
+    copyPgliteTemplate(dir);
     const store = await openStore(config);
     try {
       await expect(openStore(config)).rejects.toThrow(DataDirLocked);

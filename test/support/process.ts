@@ -3,12 +3,12 @@
  * throwaway store: a PGlite folder, or in the PostgreSQL lane a throwaway database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storeLane, throwawayDatabase } from './store.ts';
-import { FOLDER_TEMPLATE_ENV } from './templates.ts';
+import { copyPgliteTemplate } from './templates.ts';
 import { scaled } from './time.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,9 +31,7 @@ export interface Sandbox {
 export async function sandbox(extra: Record<string, string> = {}, opts: { fresh?: boolean } = {}): Promise<Sandbox> {
   const dir = mkdtempSync(path.join(tmpdir(), 'lintel-'));
   const db = storeLane === 'postgres' ? await throwawayDatabase(undefined, { empty: opts.fresh }) : null;
-  const folder = process.env[FOLDER_TEMPLATE_ENV];
-  // Where Lintel keeps its embedded store in the data folder (src/store/store.ts).
-  if (!db && folder && !opts.fresh) cpSync(folder, path.join(dir, 'pglite'), { recursive: true });
+  if (!db && !opts.fresh) copyPgliteTemplate(dir);
   // Only what Lintel needs: nothing of the test runner's own environment leaks into the process.
   const env: Record<string, string> = {
     PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,

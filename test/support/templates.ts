@@ -7,7 +7,7 @@
  * - PostgreSQL lane (LINTEL_TEST_DATABASE_URL set): one migrated database on that server that
  *   throwawayDatabase copies (`create database … template …`; its name in PG_TEMPLATE_ENV).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -17,6 +17,12 @@ import { openPglite, openPostgres } from '../../src/store/sql.ts';
 export const TEMPLATE_ENV = 'LINTEL_TEST_PGLITE_TEMPLATE';
 export const FOLDER_TEMPLATE_ENV = 'LINTEL_TEST_PGLITE_FOLDER';
 export const PG_TEMPLATE_ENV = 'LINTEL_TEST_PG_TEMPLATE';
+
+/** Starts `dataDir`'s embedded store (its `pglite` folder, src/store/store.ts) as a copy of the run's migrated one, when the run has one. */
+export function copyPgliteTemplate(dataDir: string): void {
+  const folder = process.env[FOLDER_TEMPLATE_ENV];
+  if (folder) cpSync(folder, path.join(dataDir, 'pglite'), { recursive: true });
+}
 
 export default async function setup(): Promise<() => Promise<void>> {
   // Projects that extend the root configuration each run its globalSetup: the first one's templates serve all.
