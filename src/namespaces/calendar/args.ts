@@ -32,8 +32,6 @@ export const isEmpty = (v: unknown) => v === undefined || v === null || v === fa
 export const V = {
   isString: (v: unknown) => typeof v === 'string' && !isEmpty(v),
   isStringOrEmpty: (v: unknown) => isEmpty(v) || V.isString(v),
-  /** is_positive_int; also the shape every record lookup by ID (is_venue_id, is_event_id, ...) needs before it finds anything. */
-  isPositiveInt: (v: unknown) => isNumeric(v) && Number.isInteger(Number(String(v).trim())) && Number(String(v).trim()) > 0,
   /** is_event_id_format */
   isNumericId: (v: unknown) => v !== '' && isNumeric(v),
   isTime: (v: unknown) => isNumeric(v) || isTime(v),
@@ -194,7 +192,10 @@ export const linkedList = (kind: LinkedKind, description: string) =>
  */
 export function linkedId(kind: LinkedKind, description: string) {
   const items = (v: unknown) => (kind === 'organizer' && typeof v === 'object' && v !== null ? Object.values(v) : [v]);
-  return tecInt(description, (v) => items(v).length > 0 && items(v).every(isNumeric), {
+  return tecInt(description, (v) => {
+    const xs = items(v);
+    return xs.length > 0 && xs.every(isNumeric);
+  }, {
     required: true,
     lookup: async (ctx, v) => {
       for (const x of items(v)) if ((await kindOf(ctx, x)) !== kind) return false;
@@ -259,7 +260,7 @@ export const userId = (description: string, o: { default?: null } = {}) => tecIn
 /** PHP's array_values($v) === $v: a list, not a map. */
 export const isPhpList = (v: object) => Object.keys(v).every((k, i) => k === String(i));
 /** array_filter's truthiness: what PHP casts to true. */
-export const phpTruthy = (v: unknown) => !isEmpty(v) && v !== '0.0' && v !== 0.0;
+export const phpTruthy = (v: unknown) => !isEmpty(v) && v !== '0.0';
 
 /**
  * is_venue_id_or_entry_or_empty / is_organizer_id_or_entry_or_empty: empty, IDs of the kind (a
