@@ -79,9 +79,13 @@ async function fixStatus(ctx: RestContext, a: { reason: string; current: string 
   if (reason !== 'database') throw errors.redirection.invalid(`Unsupported reason: ${reason}`, 'redirection_unsupported_reason', 338);
   await ctx.store.transaction(async (store) => {
     const repo = store.redirection;
-    if ((await repo.groups.all()).length === 0) await repo.groups.reinstall();
+    let groups = await repo.groups.all();
+    if (groups.length === 0) {
+      await repo.groups.reinstall();
+      groups = await repo.groups.all();
+    }
     // The first group of the table becomes the default one (create_groups).
-    await repo.settings.save({ last_group_id: Math.min(...(await repo.groups.all()).map((g) => g.id)) });
+    await repo.settings.save({ last_group_id: Math.min(...groups.map((g) => g.id)) });
   });
   return { success: true, database: { status: dbStatus.status, inProgress: dbStatus.inProgress } };
 }
