@@ -73,7 +73,6 @@ export class Tally {
   add(route: string, namespace: string, found: Difference[], listings: Listing[], curls: { legacy: string; lintel: string }, enveloped = false, features: readonly string[] = []): { verdict: Verdict; fresh: Example[] } {
     const t = this.routes.get(route) ?? { namespace, sent: 0, identical: 0, allowed: 0, classes: new Map() };
     this.routes.set(route, t);
-    t.sent++;
     const fresh: Example[] = [];
     let unlisted = 0;
     const allowing = new Set<string>();
@@ -100,7 +99,7 @@ export class Tally {
       }
     }
     for (const c of [t, ...(features.length ? features : ['(none)']).map((f) => this.#feature(f))]) {
-      if (c !== t) c.sent++;
+      c.sent++;
       if (verdict === 'identical') c.identical++;
       if (verdict === 'allowed') c.allowed++;
     }
