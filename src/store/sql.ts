@@ -1,6 +1,6 @@
 /**
  * The one SQL dialect (PostgreSQL) over two drivers: embedded PGlite and a `pg` pool.
- * Repositories see only `Sql`: `query` and `transaction`; inside a transaction, a nested
+ * Repositories see only `Sql`: `query`, `transaction` and `afterCommit`; inside a transaction, a nested
  * `transaction` joins the outer one, so a batch can wrap many writes in a single commit.
  * Driver errors that callers act on come out as the store's own types: `StoreUnavailable`, `UniqueViolation`.
  */
@@ -18,6 +18,8 @@ export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
+  /** Runs `fn` once what was written is committed: at once outside a transaction, once per `fn` when the transaction commits inside one. */
+  afterCommit(fn: () => void): void;
 }
 
 export interface PoolStats {
@@ -91,6 +93,7 @@ export class JoinedTransaction implements Sql {
   readonly inTransaction = true;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly run: Runner;
+  private readonly onCommit = new Set<() => void>();
   constructor(run: Runner) {
     this.run = run;
   }
@@ -102,6 +105,13 @@ export class JoinedTransaction implements Sql {
   }
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     return fn(this);
+  }
+  afterCommit(fn: () => void): void {
+    this.onCommit.add(fn);
+  }
+  /** The driver committed the transaction. */
+  committed(): void {
+    for (const fn of this.onCommit) fn();
   }
 }
 
@@ -168,8 +178,12 @@ export async function openPglite(dataDir: string | null, opts: { template?: Blob
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
       await room();
-      return mapped(db.transaction(() => fn(wrapTx())));
+      const tx = wrapTx();
+      const result = await mapped(db.transaction(() => fn(tx)));
+      tx.committed();
+      return result;
     },
+    afterCommit: (fn) => fn(),
     async listen(channel, onPayload, onLive) {
       const unlisten = await db.listen(channel, onPayload);
       onLive(true);
@@ -255,11 +269,11 @@ export async function openPostgres(url: string, o: PostgresOptions): Promise<Sql
       let broken: Error | undefined;
       // Commit and rollback queue behind any statement the caller left running.
       const tx = new JoinedTransaction(run);
+      let result: T;
       try {
         await run('begin');
-        const result = await fn(tx);
+        result = await fn(tx);
         await tx.query('commit');
-        return result;
       } catch (e) {
         if (e instanceof StoreUnavailable) broken = e;
         else await tx.query('rollback').catch((r: Error) => (broken = r));
@@ -267,7 +281,10 @@ export async function openPostgres(url: string, o: PostgresOptions): Promise<Sql
       } finally {
         client.release(broken);
       }
+      tx.committed();
+      return result;
     },
+    afterCommit: (fn) => fn(),
     listen: (channel, onPayload, onLive) => pgListen(url, channel, onPayload, onLive),
     close: () => pool.end(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

@@ -52,10 +52,10 @@ export class TopicCache<K extends string | number, V extends object | number> {
     return out;
   }
 
-  /** Everything kept is stale: this process wrote to the topics, and the announcement is yet to arrive. */
-  wrote(): void {
+  /** Everything kept is stale: this process wrote to the topics, and the announcement is yet to arrive (one function per cache, for `Sql.afterCommit`). */
+  readonly wrote = (): void => {
     for (const topic of this.topics) this.feed.changed(topic);
-  }
+  };
 
   /** Drops what is kept of `key` (a write by this process, before its announcement arrives). */
   forget(key: K): void {

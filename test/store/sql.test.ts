@@ -87,6 +87,23 @@ describe('on the store', () => {
     }
   });
 
+  it('runs what waits for a commit once per function when the transaction commits, never after a rollback', async () => {
+    const ran: string[] = [];
+    const mark = () => ran.push('committed');
+    await store.sql.transaction(async (tx) => {
+      tx.afterCommit(mark);
+      await tx.transaction(async (joined) => joined.afterCommit(mark));
+      expect(ran).toEqual([]);
+    });
+    expect(ran).toEqual(['committed']);
+    const refused = store.sql.transaction(async (tx) => {
+      tx.afterCommit(mark);
+      throw new Error('refused');
+    });
+    await expect(refused).rejects.toThrow('refused');
+    expect(ran).toEqual(['committed']);
+  });
+
   it('reports a duplicate key from the real driver as UniqueViolation', async () => {
     await store.sql.query("insert into calendar_terms (taxonomy, name, slug, description, parent) values ('tag', 'Dup', 'dup', '', 0)");
     const err = await store.sql

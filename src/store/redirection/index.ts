@@ -33,9 +33,11 @@ export class RedirectionStore {
 }
 
 /**
- * The repositories' SQL: after a statement that is not a read, the kept redirect pages are stale at
- * once, so that the writer's own next read (a bulk action answers the list) does not wait for the
- * change feed to announce the write (PostgreSQL's comes a moment later).
+ * The repositories' SQL: once a write to a redirection table is committed (a statement outside a
+ * transaction, or the transaction that holds writes, once), the kept redirect pages are stale, so
+ * that the writer's own next read (a bulk action answers the list) does not wait for the change feed
+ * to announce the write (PostgreSQL's comes a moment later), and a page read outside the transaction
+ * while it ran is not kept past its commit.
  */
 function droppingPages(sql: Sql, pages: RedirectPages): Sql {
   return {
@@ -46,10 +48,10 @@ function droppingPages(sql: Sql, pages: RedirectPages): Sql {
       try {
         return await sql.query<T>(text, params);
       } finally {
-        if (!/^\s*select\b/i.test(text)) pages.wrote();
+        if (!/^\s*select\b/i.test(text)) sql.afterCommit(pages.wrote);
       }
     },
-    // Again once the transaction ends: a page read meanwhile outside it holds what it replaced.
-    transaction: (fn) => sql.transaction((tx) => fn(droppingPages(tx, pages))).finally(() => pages.wrote()),
+    transaction: (fn) => sql.transaction((tx) => fn(droppingPages(tx, pages))),
+    afterCommit: (fn) => sql.afterCommit(fn),
   };
 }

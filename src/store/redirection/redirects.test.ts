@@ -35,12 +35,34 @@ describe('redirect list', () => {
     expect(await store.redirection.redirects.list({}, 'id', 'desc', page)).toEqual(before);
     expect(store.statements()).toBe(statements); // kept: no statement ran
     await store.redirection.redirects.recordHit(8, new Date('2026-11-22T00:00:00Z'));
+    // At once, before the change feed announces the writes.
+    expect((await store.redirection.redirects.list({}, 'id', 'desc', page)).items.find((r) => r.id === 8)?.hits).toBe(4);
     await store.redirection.redirects.insert({ ...before.items[0], url: '/new', matchUrl: '/new' });
-    await expect.poll(async () => (await store.redirection.redirects.list({}, 'id', 'desc', page)).total).toBe(4);
-    const after = await store.redirection.redirects.list({}, 'id', 'desc', page);
-    expect(after.items.find((r) => r.id === 8)?.hits).toBe(4);
+    expect((await store.redirection.redirects.list({}, 'id', 'desc', page)).total).toBe(4);
     await store.sql.query('delete from redirection_items where url = $1', ['/new']);
     await store.sql.query(`update redirection_items set hits = 3, last_access = '2026-01-02T03:04:05Z' where id = 8`);
+  });
+
+  it('a page read while a transaction writes holds what was committed, and the next read after the commit shows the write', async () => {
+    const page = { page: 0, perPage: 25 };
+    const read = () => store.redirection.redirects.list({}, 'id', 'desc', page);
+    // Until the raw writes above are announced and the page is kept (read again without a statement).
+    const kept = async () => {
+      const statements = store.statements();
+      await read();
+      return store.statements() === statements;
+    };
+    await expect.poll(kept).toBe(true);
+    const before = await read();
+    expect(before.total).toBe(3);
+    await store.transaction(async (tx) => {
+      await tx.redirection.redirects.insert({ ...before.items[0], url: '/in-tx', matchUrl: '/in-tx' });
+      expect((await tx.redirection.redirects.list({}, 'id', 'desc', page)).total).toBe(4);
+      // Outside the transaction, its write is not committed yet.
+      expect(await read()).toEqual(before);
+    });
+    expect((await read()).items[0].url).toBe('/in-tx');
+    await store.sql.query('delete from redirection_items where url = $1', ['/in-tx']);
   });
 
   it('a page bounded by a last access (it moves with the clock) is read again, not kept', async () => {
