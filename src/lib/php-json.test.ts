@@ -33,6 +33,16 @@ describe('json_decode errors, as PHP reports them', () => {
   });
 });
 
+describe('what JSON.parse accepts and PHP refuses', () => {
+  it('is found wherever it lies, and what only looks like it is decoded', () => {
+    expect(code(`[${'{"a":1},'.repeat(600)}"\\udc00"]`)).toBe(10);
+    expect(code(Buffer.concat([Buffer.from('{"k'), Buffer.from([0xc3, 0x28]), Buffer.from('":1}')]))).toBe(5);
+    expect(code(`[${'[],'.repeat(600)}${'['.repeat(512)}${']'.repeat(512)}]`)).toBe(1);
+    expect(decode('["\\\\ud800"]')).toEqual({ ok: true, value: ['\\ud800'] });
+    expect(decode(`[${'[],'.repeat(600)}"[[["]`)).toEqual({ ok: true, value: [...Array.from({ length: 600 }, () => []), '[[['] });
+  });
+});
+
 describe('json_decode depth', () => {
   it('refuses arrays or objects nested 512 deep (1)', () => {
     expect(code(`${'['.repeat(511)}${']'.repeat(511)}`)).toBeNull();

@@ -1,6 +1,6 @@
 /**
  * PHP's json_decode as far as its errors go: what it refuses that JSON.parse accepts (an unpaired
- * UTF-16 surrogate escape, bytes that are not UTF-8), and the error code and message it reports for
+ * UTF-16 surrogate escape, bytes that are not UTF-8, nesting deeper than 511), and the error code and message it reports for
  * the first fault its scanner meets (json_last_error / json_last_error_msg), which WordPress passes
  * on in its `rest_invalid_json` error.
  */
@@ -23,11 +23,35 @@ const MAX_DEPTH = 511;
 
 export type Decoded = { ok: true; value: unknown } | { ok: false; error: PhpJsonError };
 
-/** Decodes a JSON body as PHP would, or gives the error PHP would report. */
+/**
+ * Decodes a JSON body as PHP would, or gives the error PHP would report. JSON.parse decides first; the
+ * scanner reads the body only when it fails (PHP's error code names the first fault) or when the body
+ * may hold what JSON.parse accepts and PHP refuses.
+ */
 export function decodePhpJson(raw: Buffer, reviver?: (key: string, value: unknown) => unknown): Decoded {
   const text = raw.toString('utf8');
-  const fault = new Scanner(text, !isUtf8(raw)).document();
-  return fault ? { ok: false, error: fault } : { ok: true, value: JSON.parse(text, reviver) };
+  const badUtf8 = !isUtf8(raw);
+  let value: unknown;
+  try {
+    value = JSON.parse(text, reviver);
+  } catch {
+    return { ok: false, error: new Scanner(text, badUtf8).document() ?? SYNTAX };
+  }
+  const fault = badUtf8 || SURROGATE_ESCAPE.test(text) || openers(text) > MAX_DEPTH ? new Scanner(text, badUtf8).document() : null;
+  return fault ? { ok: false, error: fault } : { ok: true, value };
+}
+
+/** A `\u` escape of a UTF-16 surrogate, maybe unpaired (or only looking like one, after an escaped backslash). */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** How many arrays and objects the text opens at most (brackets in strings count too), counted up to one past MAX_DEPTH: never less than its depth. */
+function openers(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length && n <= MAX_DEPTH; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) n++;
+  }
+  return n;
 }
 
 class Fault {
