@@ -30,29 +30,47 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
 }
 
-async function withStore<T>(cfg: Config, fn: (store: OpenStore) => Promise<T>): Promise<T> {
-  const store = await openStore(cfg);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
 /**
- * Runs a management command on the store, or, when a server is running on this PGlite data
- * directory (and so holds it), through that server's admin socket: it works without a stop.
+ * What the commands of one run share: the settings, read once, when a command first needs them (help,
+ * version and usage errors never depend on them), and the store they open.
  */
-async function manage(io: CliIo, command: ManageCommand, args: object): Promise<void> {
-  const cfg = loadConfig(io.env);
-  const holder = cfg.databaseUrl ? null : lockHolder(cfg.dataDir);
-  if (holder === null) {
-    io.stdout.write(await withStore(cfg, (store) => runManage(store, command, args)));
-    return;
+class CliRun {
+  readonly io: CliIo;
+  private cfg: Config | undefined;
+  constructor(io: CliIo) {
+    this.io = io;
   }
-  const output = await callAdminSocket(cfg.dataDir, command, args);
-  if (output === null) throw new DataDirLocked(cfg.dataDir, holder);
-  io.stdout.write(output);
+
+  get config(): Config {
+    this.cfg ??= loadConfig(this.io.env);
+    return this.cfg;
+  }
+
+  /** Runs `fn` on the configured store, closed after. */
+  async withStore<T>(fn: (store: OpenStore) => Promise<T>): Promise<T> {
+    const store = await openStore(this.config);
+    try {
+      return await fn(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  /**
+   * Runs a management command on the store, or, when a server is running on this PGlite data
+   * directory (and so holds it), through that server's admin socket: it works without a stop.
+   */
+  async manage(command: ManageCommand, args: object): Promise<void> {
+    const cfg = this.config;
+    const holder = cfg.databaseUrl ? null : lockHolder(cfg.dataDir);
+    if (holder === null) {
+      this.io.stdout.write(await this.withStore((store) => runManage(store, command, args)));
+      return;
+    }
+    const output = await callAdminSocket(cfg.dataDir, command, args);
+    if (output === null) throw new DataDirLocked(cfg.dataDir, holder);
+    this.io.stdout.write(output);
+  }
 }
 
 const CREDENTIALS_FILE = 'first-start-credentials.txt';
@@ -84,6 +102,7 @@ function showFirstCredentials(io: CliIo, first: FirstStart, cfg: Config, log: Fa
 
 /** The command line, its output and settings from `io`: a fresh one per run (Commander keeps what it parsed). */
 function cliProgram(io: CliIo, outcome: { exitCode: number }): Command {
+  const run = new CliRun(io);
   const program = new Command('lintel')
     .description('A gateway that serves a legacy content site\'s JSON API from PostgreSQL.')
     .version(packageJson.version, '-V, --version')
@@ -95,7 +114,7 @@ function cliProgram(io: CliIo, outcome: { exitCode: number }): Command {
     .command('serve', { isDefault: true })
     .description('Start the HTTP server (migrates the store; seeds demo data and an admin on first start).')
     .action(async () => {
-      const cfg = loadConfig(io.env);
+      const cfg = run.config;
       const store = await openStore(cfg);
       const clock = cfg.clock ? pinnedClock(cfg.clock) : systemClock;
       // A start that fails (a file the namespaces read) closes the store, so the process can exit.
@@ -156,33 +175,33 @@ function cliProgram(io: CliIo, outcome: { exitCode: number }): Command {
     .addOption(new Option('--role <role>', 'role').choices(roles).default('subscriber'))
     .option('--display-name <name>', 'display name (default: the login)')
     .option('--password <password>', 'login password for the authorize-application page')
-    .action((o: { login: string; email: string; role: (typeof roles)[number]; displayName?: string; password?: string }) => manage(io, 'user create', o));
+    .action((o: { login: string; email: string; role: (typeof roles)[number]; displayName?: string; password?: string }) => run.manage('user create', o));
   user
     .command('list')
     .description('List users.')
-    .action(() => manage(io, 'user list', {}));
+    .action(() => run.manage('user list', {}));
 
   const appPassword = program.command('app-password').description('Manage application passwords (HTTP Basic credentials).');
   appPassword
     .command('create <user>')
     .description('Create an application password for a user; prints it once.')
     .option('--name <name>', 'application name', 'lintel cli')
-    .action((login: string, o: { name: string }) => manage(io, 'app-password create', { login, name: o.name }));
+    .action((login: string, o: { name: string }) => run.manage('app-password create', { login, name: o.name }));
   appPassword
     .command('list <user>')
     .description('List a user\'s application passwords (never the secrets).')
-    .action((login: string) => manage(io, 'app-password list', { login }));
+    .action((login: string) => run.manage('app-password list', { login }));
   appPassword
     .command('revoke <user> <uuid>')
     .description('Revoke an application password.')
-    .action((login: string, uuid: string) => manage(io, 'app-password revoke', { login, uuid }));
+    .action((login: string, uuid: string) => run.manage('app-password revoke', { login, uuid }));
 
   program
     .command('mode [namespace] [mode]')
     .description('Switch a namespace to forward, shadow or translate on every running server (overrides mappings/); without arguments, list the switched ones.')
     .addOption(new Option('--primary <side>', 'shadow: which side answers clients').choices(['legacy', 'lintel']))
     .action((namespace: string | undefined, mode: string | undefined, o: { primary?: string }) =>
-      namespace === undefined ? manage(io, 'mode list', {}) : manage(io, 'mode', { namespace, mode, primary: o.primary }),
+      namespace === undefined ? run.manage('mode list', {}) : run.manage('mode', { namespace, mode, primary: o.primary }),
     );
 
   const shadow = program.command('shadow').description('Shadow mode (mappings/ "mode": "shadow").');
@@ -193,14 +212,14 @@ function cliProgram(io: CliIo, outcome: { exitCode: number }): Command {
     .action(async (o: { limit: string }) => {
       const limit = Number(o.limit);
       if (!Number.isInteger(limit) || limit < 1) fail('--limit expects a whole number from 1');
-      await withStore(loadConfig(io.env), async (store) => io.stdout.write(formatShadowReport(await store.shadow.report(limit))));
+      await run.withStore(async (store) => io.stdout.write(formatShadowReport(await store.shadow.report(limit))));
     });
 
   program
     .command('migrate')
     .description('Apply pending store migrations and exit.')
     .action(async () => {
-      await withStore(loadConfig(io.env), async (store) => io.stdout.write(`store (${store.kind}) is up to date\n`));
+      await run.withStore(async (store) => io.stdout.write(`store (${store.kind}) is up to date\n`));
     });
 
   program
@@ -236,7 +255,7 @@ function cliProgram(io: CliIo, outcome: { exitCode: number }): Command {
       // before any record was read; 140 MB lazily). Optimize-for-size: V8 collects before growing its
       // heap (the live heap is about 50 MB, but its default policy let it reach 190 MB on 20k events).
       for (const flag of ['--wasm-lazy-compilation', '--optimize-for-size']) setFlagsFromString(flag);
-      await withStore(loadConfig(io.env), async (store) => {
+      await run.withStore(async (store) => {
         try {
           if (o.verify) {
             const diffs = await verifyImport(store, resources, concurrency);

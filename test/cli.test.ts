@@ -36,6 +36,8 @@ describe('lintel command line', { timeout: scaled(120_000) }, () => {
     const { code, stdout } = await lintel(['--help']);
     expect(code).toBe(0);
     for (const command of ['serve', 'user', 'app-password', 'migrate']) expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    // The settings are read only by a command that needs them.
+    expect((await lintel(['--help'], { PORT: 'eighty' })).code).toBe(0);
   });
 
   it('--version prints the package version (bin/lintel.js as a user runs it)', async () => {
