@@ -44,21 +44,9 @@ export interface SubmissionQuery {
   offset?: number;
 }
 
-interface SubmissionRow {
-  id: number;
-  form_id: number;
-  seq_num: number;
-  status: 'active' | 'trash';
-  submitted_at: Date;
-  field_values: Record<string, FieldValue>;
-  extra: Record<string, unknown>;
-}
-
-const toSubmission = (r: SubmissionRow): Submission => ({
-  id: r.id, formId: r.form_id, seqNum: r.seq_num, status: r.status, submittedAt: r.submitted_at, values: r.field_values, extra: r.extra,
-});
-
-const SUBMISSION_COLUMNS = 'id, form_id, seq_num, status, submitted_at, field_values, extra';
+// The columns under the records' own names: a row is the record as it is.
+const FORM_COLUMNS = 'id, title, table_pages as "tablePages"';
+const SUBMISSION_COLUMNS = 'id, form_id as "formId", seq_num as "seqNum", status, submitted_at as "submittedAt", field_values as "values", extra';
 
 export class FormsRepo {
   private readonly sql: Sql;
@@ -80,11 +68,7 @@ export class FormsRepo {
   }
 
   async forms(ids?: number[]): Promise<Form[]> {
-    const rows = await this.sql.query<{ id: number; title: string; table_pages: string[] }>(
-      `select id, title, table_pages from forms ${ids ? 'where id = any($1::int8[])' : ''} order by id`,
-      ids ? [ids] : [],
-    );
-    return rows.map((r) => ({ id: r.id, title: r.title, tablePages: r.table_pages }));
+    return this.sql.query<Form>(`select ${FORM_COLUMNS} from forms ${ids ? 'where id = any($1::int8[])' : ''} order by id`, ids ? [ids] : []);
   }
 
   async form(id: number): Promise<Form | null> {
@@ -93,30 +77,25 @@ export class FormsRepo {
 
   /** The form whose table is shown on this site path, if any. */
   async formsOnPage(pagePath: string): Promise<Form[]> {
-    const rows = await this.sql.query<{ id: number; title: string; table_pages: string[] }>(
-      'select id, title, table_pages from forms where $1 = any(table_pages) order by id',
-      [pagePath],
-    );
-    return rows.map((r) => ({ id: r.id, title: r.title, tablePages: r.table_pages }));
+    return this.sql.query<Form>(`select ${FORM_COLUMNS} from forms where $1 = any(table_pages) order by id`, [pagePath]);
   }
 
   async fields(formId: number): Promise<FormField[]> {
-    const rows = await this.sql.query<{ id: number; form_id: number; key: string; label: string; admin_label: string; type: string; options: unknown[] }>(
-      'select id, form_id, key, label, admin_label, type, options from form_fields where form_id = $1 order by position, id',
+    return this.sql.query<FormField>(
+      'select id, form_id as "formId", key, label, admin_label as "adminLabel", type, options from form_fields where form_id = $1 order by position, id',
       [formId],
     );
-    return rows.map((r) => ({ id: r.id, formId: r.form_id, key: r.key, label: r.label, adminLabel: r.admin_label, type: r.type, options: r.options }));
   }
 
   /** Adds a submission with the form's next sequence number. */
   async addSubmission(formId: number, values: Record<string, FieldValue>, at: Date): Promise<Submission> {
-    const [r] = await this.sql.query<SubmissionRow>(
+    const [r] = await this.sql.query<Submission>(
       `with seq as (update forms set next_seq = next_seq + 1 where id = $1 returning next_seq - 1 as n)
        insert into form_submissions (form_id, seq_num, submitted_at, field_values) select $1, n, $2, $3::jsonb from seq
        returning ${SUBMISSION_COLUMNS}`,
       [formId, at, JSON.stringify(values)],
     );
-    return toSubmission(r);
+    return r;
   }
 
   private where(q: SubmissionQuery): { sql: string; params: unknown[] } {
@@ -138,11 +117,10 @@ export class FormsRepo {
     const params = [...w.params];
     const limit = q.limit !== undefined ? ` limit $${params.push(q.limit)}` : '';
     const offset = q.offset ? ` offset $${params.push(q.offset)}` : '';
-    const rows = await this.sql.query<SubmissionRow>(
+    return this.sql.query<Submission>(
       `select ${SUBMISSION_COLUMNS} from form_submissions where ${w.sql} order by submitted_at desc, id desc${limit}${offset}`,
       params,
     );
-    return rows.map(toSubmission);
   }
 
   async countSubmissions(q: SubmissionQuery): Promise<number> {
@@ -152,8 +130,8 @@ export class FormsRepo {
   }
 
   async submission(id: number): Promise<Submission | null> {
-    const [r] = await this.sql.query<SubmissionRow>(`select ${SUBMISSION_COLUMNS} from form_submissions where id = $1`, [id]);
-    return r ? toSubmission(r) : null;
+    const [r] = await this.sql.query<Submission>(`select ${SUBMISSION_COLUMNS} from form_submissions where id = $1`, [id]);
+    return r ?? null;
   }
 
   async setStatus(id: number, status: 'active' | 'trash'): Promise<void> {
