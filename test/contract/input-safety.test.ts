@@ -18,6 +18,9 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const send = (opts: InjectOptions) => app.server.inject(opts);
+/** A POST with a JSON body as the administrator. */
+const postAsAdmin = (url: string, payload: InjectOptions['payload']) => send({ method: 'POST', url, headers: { authorization: admin, 'content-type': 'application/json' }, payload });
+const batch = (requests: unknown[]) => postAsAdmin('/wp-json/batch/v1', { requests });
 
 const EVENT_DATES = { start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 12:00:00' };
 const DATES = new URLSearchParams(EVENT_DATES).toString();
@@ -69,17 +72,10 @@ describe('prototype pollution', () => {
   });
 
   it('ignores them in a batch item path, body and headers', async () => {
-    const r = await send({
-      method: 'POST',
-      url: '/wp-json/batch/v1',
-      headers: { authorization: admin, 'content-type': 'application/json' },
-      payload: JSON.stringify({
-        requests: [
-          { path: '/calendar/events/v1/events?__proto__[status]=x', body: { title: 'A', ...EVENT_DATES } },
-          { path: '/calendar/events/v1/events', body: { ...JSON.parse('{"__proto__": {"status": "x"}, "title": "B"}'), ...EVENT_DATES }, headers: JSON.parse('{"__proto__": {"x": "1"}}') },
-        ],
-      }),
-    });
+    const r = await batch([
+      { path: '/calendar/events/v1/events?__proto__[status]=x', body: { title: 'A', ...EVENT_DATES } },
+      { path: '/calendar/events/v1/events', body: { ...JSON.parse('{"__proto__": {"status": "x"}, "title": "B"}'), ...EVENT_DATES }, headers: JSON.parse('{"__proto__": {"x": "1"}}') },
+    ]);
     expect(r.statusCode).toBe(207);
     expect(r.json().responses.map((i: { status: number }) => i.status)).toEqual([201, 201]);
     await stillHealthy();
@@ -145,19 +141,14 @@ describe('input the store cannot hold is a 400, not a 500', () => {
       const r = await send({ method: 'GET', url });
       expectWpError(r, 400, 'rest_invalid_param');
     }
-    const json = await send({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: admin, 'content-type': 'application/json' }, payload: { title: 'a\u0000b', ...EVENT_DATES } });
+    const json = await postAsAdmin('/wp-json/calendar/events/v1/events', { title: 'a\u0000b', ...EVENT_DATES });
     expectWpError(json, 400, 'rest_invalid_param');
     expect(json.json().data.params).toEqual({ title: 'Invalid parameter.' });
     // A batch item's path is not decoded (as in WordPress): `%00` there is a slug no event has.
-    const batch = await send({
-      method: 'POST',
-      url: '/wp-json/batch/v1',
-      headers: { authorization: admin, 'content-type': 'application/json' },
-      payload: { requests: [{ method: 'PUT', path: '/calendar/events/v1/events/by-slug/%00', body: { slug: 'x' } }] },
-    });
-    expect(batch.json().responses[0].status).toBe(400);
+    const batched = await batch([{ method: 'PUT', path: '/calendar/events/v1/events/by-slug/%00', body: { slug: 'x' } }]);
+    expect(batched.json().responses[0].status).toBe(400);
     // The path's own value is checked even when the body sends a parameter of the same name.
-    const path = await send({ method: 'POST', url: '/?rest_route=/calendar/events/v1/events/by-slug/%00', headers: { authorization: admin, 'content-type': 'application/json' }, payload: { slug: 'new-slug' } });
+    const path = await postAsAdmin('/?rest_route=/calendar/events/v1/events/by-slug/%00', { slug: 'new-slug' });
     expectWpError(path, 400, 'rest_invalid_param');
     const pathId = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', headers: { authorization: admin }, payload: { id: 1, url: '/x' } });
     expectWpError(pathId, 400, 'rest_invalid_param');
@@ -168,21 +159,11 @@ describe('input the store cannot hold is a 400, not a 500', () => {
 
   it('checks the schema and the permission first, as the legacy site does with no NUL refusal of its own', async () => {
     // The enum error of the batch item's method names the enum, NUL byte or not.
-    const batch = await send({
-      method: 'POST',
-      url: '/wp-json/batch/v1',
-      headers: { authorization: admin, 'content-type': 'application/json' },
-      payload: { requests: [{ method: 'GET', path: '/calendar/events/v1/tags/1', body: { context: 'a\u0000b' } }] },
-    });
-    expectWpError(batch, 400, 'rest_invalid_param');
-    expect(batch.json().data.params).toEqual({ requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.' });
+    const batched = await batch([{ method: 'GET', path: '/calendar/events/v1/tags/1', body: { context: 'a\u0000b' } }]);
+    expectWpError(batched, 400, 'rest_invalid_param');
+    expect(batched.json().data.params).toEqual({ requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.' });
     // A NUL byte in one item is that item's refusal, not the batch's: the others run.
-    const items = await send({
-      method: 'POST',
-      url: '/wp-json/batch/v1',
-      headers: { authorization: admin, 'content-type': 'application/json' },
-      payload: { requests: [{ path: '/calendar/events/v1/events', body: { title: 'a\u0000b', ...EVENT_DATES } }, { path: '/calendar/events/v1/events', body: { title: 'NUL neighbour', ...EVENT_DATES } }] },
-    });
+    const items = await batch([{ path: '/calendar/events/v1/events', body: { title: 'a\u0000b', ...EVENT_DATES } }, { path: '/calendar/events/v1/events', body: { title: 'NUL neighbour', ...EVENT_DATES } }]);
     expect(items.statusCode).toBe(207);
     expect(items.json().responses.map((i: { status: number; body: { code?: string } }) => [i.status, i.body.code])).toEqual([[400, 'rest_invalid_param'], [201, undefined]]);
     // A caller the route refuses is refused before the input is.
@@ -223,7 +204,7 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     expect(groups.statusCode).toBe(200);
     const logs = await send({ method: 'POST', url: '/wp-json/redirection/v1/bulk/404/delete', headers: { authorization: admin }, payload: { items: ['99999999999999999999'] } });
     expect(logs.statusCode).toBe(200);
-    const json = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect?_method=GET', headers: { authorization: admin, 'content-type': 'application/json' }, payload: '{"page": 1e20}' });
+    const json = await postAsAdmin('/wp-json/redirection/v1/redirect?_method=GET', '{"page": 1e20}');
     expectWpError(json, 400, 'rest_invalid_param');
     expect(json.json().data.params.page).toBe('page must be between 0 (inclusive) and 9007199254740991 (inclusive)');
   });
