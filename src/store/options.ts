@@ -48,13 +48,13 @@ export class OptionsRepo {
     return value as T | undefined;
   }
 
-  /** The writer reads its own write at once; everyone else once the write's announcement arrives. */
+  /** The writer reads its own write once it is committed; everyone else once the write's announcement arrives. */
   async set(name: string, value: unknown): Promise<void> {
-    this.kept.forget(name);
     await this.sql.query(
       'insert into options (name, value) values ($1, $2::jsonb) on conflict (name) do update set value = excluded.value',
       [name, JSON.stringify(value)],
     );
+    this.sql.afterCommit(this.kept.wrote);
   }
 
   async site(): Promise<SiteOptions> {

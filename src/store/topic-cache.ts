@@ -57,11 +57,6 @@ export class TopicCache<K extends string | number, V extends object | number> {
     for (const topic of this.topics) this.feed.changed(topic);
   };
 
-  /** Drops what is kept of `key` (a write by this process, before its announcement arrives). */
-  forget(key: K): void {
-    this.kept.delete(key);
-  }
-
   /** Taken before computing, so that a write committed meanwhile makes what is computed stale at once. */
   private stamp(sql: Sql): string | null {
     return sql.inTransaction ? null : this.feed.stamp(this.topics);
