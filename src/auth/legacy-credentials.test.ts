@@ -5,7 +5,7 @@ import { testApp, type TestApp } from '../../test/support/app.ts';
 import { testStore } from '../../test/support/store.ts';
 import { systemClock } from '../clock.ts';
 import { authenticate } from './basic.ts';
-import { legacyCredentials, lintelRole } from './legacy-credentials.ts';
+import { legacyCredentials } from './legacy-credentials.ts';
 import { LoginThrottle } from './rate-limit.ts';
 
 const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
@@ -132,12 +132,5 @@ describe('shadow comparisons', () => {
       await store.close();
       await origin.close();
     }
-  });
-});
-
-describe('lintelRole', () => {
-  it("takes the legacy user's first role Lintel has, else subscriber", () => {
-    expect(lintelRole(['tribe_manager', 'author'])).toBe('author');
-    expect(lintelRole(['shop_manager'])).toBe('subscriber');
   });
 });

@@ -10,21 +10,12 @@
  * within that time.
  */
 import { randomUUID } from 'node:crypto';
-import { roles, type Role } from '../lib/roles.ts';
+import { userOfLegacy, type LegacyUser } from '../lib/roles.ts';
 import { hashSecret } from './app-passwords.ts';
 import type { Fetcher } from '../upstream/fetch.ts';
 import { guardedFetcher } from '../upstream/fetch.ts';
 import type { Store } from '../store/store.ts';
 import type { AppPasswordRecord, UserRecord } from '../store/users.ts';
-
-/** The legacy user as `users/me?context=edit` describes it. */
-export interface LegacyUser {
-  id: number;
-  username: string;
-  email: string;
-  name: string;
-  roles: string[];
-}
 
 /** accepted: the origin knows the credential; refused: it says no (401/403); unreachable: it said neither. */
 export type LegacyVerdict = { kind: 'accepted'; user: LegacyUser } | { kind: 'refused' } | { kind: 'unreachable' };
@@ -75,11 +66,6 @@ function legacyUserOf(text: string): LegacyUser | null {
   }
 }
 
-/** The legacy user's first role Lintel has; a role only a plugin defined reads as subscriber. */
-export function lintelRole(legacy: readonly string[]): Role {
-  return legacy.find((r): r is Role => (roles as readonly string[]).includes(r)) ?? 'subscriber';
-}
-
 /**
  * The Lintel user a legacy user is: the one with the same ID when its login or e-mail agrees (an
  * imported user), else the one with the same login, else the same e-mail; else a new user with the
@@ -91,9 +77,9 @@ export async function lintelUserOf(store: Store, legacy: LegacyUser): Promise<Us
   if (byId && (byId.login === legacy.username || sameEmail(byId))) return byId;
   const found = (await store.users.byLogin(legacy.username)) ?? (legacy.email ? await store.users.byEmail(legacy.email) : null);
   if (found) return found;
-  const fields = { login: legacy.username, email: legacy.email, displayName: legacy.name, role: lintelRole(legacy.roles), passwordHash: null };
+  const { id, ...fields } = { ...userOfLegacy(legacy), passwordHash: null };
   try {
-    return await store.users.create(byId ? fields : { ...fields, id: legacy.id });
+    return await store.users.create(byId ? fields : { ...fields, id });
   } catch (e) {
     // Another request adopted the same user a moment ago.
     const now = await store.users.byLogin(legacy.username);

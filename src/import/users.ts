@@ -3,30 +3,20 @@
  * roles) with their IDs and roles, without passwords: the API never shows them. A user keeps the
  * first of its roles that Lintel knows; one without any (no role on the site) reads only, as a subscriber.
  */
-import { roles, type Role, type User } from '../lib/roles.ts';
+import { userOfLegacy, type LegacyUser, type User } from '../lib/roles.ts';
 import type { LegacyClient } from './client.ts';
 import type { ImportResource } from './resource.ts';
 
 /** The list's largest page. */
 const PER_PAGE = 100;
 
-interface UserJson {
-  id: number;
-  username: string;
-  email: string;
-  name: string;
-  roles: string[];
-}
-
-const roleOf = (legacy: string[]): Role => (legacy.find((r) => (roles as readonly string[]).includes(r)) as Role | undefined) ?? 'subscriber';
-
 function userResource(client: LegacyClient): ImportResource<User> {
   return {
     name: 'users.users',
     family: 'users',
     async fetchPage(page) {
-      const { body, headers } = await client.get<UserJson[]>('wp/v2/users', { context: 'edit', orderby: 'id', order: 'asc', per_page: PER_PAGE, page, _fields: 'id,username,email,name,roles' });
-      const records = body.map((u) => ({ id: u.id, login: u.username, email: u.email, displayName: u.name, role: roleOf(u.roles) }));
+      const { body, headers } = await client.get<LegacyUser[]>('wp/v2/users', { context: 'edit', orderby: 'id', order: 'asc', per_page: PER_PAGE, page, _fields: 'id,username,email,name,roles' });
+      const records = body.map(userOfLegacy);
       return { page, records, total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
     },
     writeBatch: async (store, rows) => void (await store.users.importUsers(rows)),

@@ -29,6 +29,23 @@ export interface User {
   role: Role;
 }
 
+/** A legacy user as the legacy site shows it to an administrator (`wp/v2/users`, edit context). */
+export interface LegacyUser {
+  id: number;
+  username: string;
+  email: string;
+  name: string;
+  roles: string[];
+}
+
+/** The legacy user's first role Lintel has; a role only a plugin defined reads as subscriber. */
+export function lintelRole(legacy: readonly string[]): Role {
+  return legacy.find((r): r is Role => (roles as readonly string[]).includes(r)) ?? 'subscriber';
+}
+
+/** The Lintel user a legacy user is, with its legacy ID (the import of users and adopted legacy credentials). */
+export const userOfLegacy = (u: LegacyUser): User => ({ id: u.id, login: u.username, email: u.email, displayName: u.name, role: lintelRole(u.roles) });
+
 export function can(user: User | null, capability: Capability): boolean {
   return user !== null && granted[user.role].includes(capability);
 }
