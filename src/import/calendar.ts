@@ -10,7 +10,7 @@
 import { wallToInstant } from '../lib/time.ts';
 import type { ImportedEvent, LinkedKind, OrganizerRow, Taxonomy, TermRow, VenueRow } from '../store/calendar.ts';
 import type { Store } from '../store/store.ts';
-import type { LegacyClient } from './client.ts';
+import type { LegacyClient, LegacyPage } from './client.ts';
 import type { ImportResource, SourcePage } from './resource.ts';
 
 /** The legacy route's namespace: the contract's `calendar/events/v1`. */
@@ -78,7 +78,7 @@ function eventRow(e: Json, zone: string, password: string): ImportedEvent {
 }
 
 /** Rows of an archive page; `key` is the list's name in the body (`events`, `venues`, ...). */
-async function archive(client: LegacyClient, route: string, key: string, page: number, query: Json): Promise<{ items: Json[]; total: number; totalPages: number }> {
+async function archive(client: LegacyClient, route: string, key: string, page: number, query: Json): Promise<LegacyPage<Json>> {
   const { body } = await client.get<Record<string, unknown>>(`${NS}/${route}`, { ...(query as Record<string, string>), per_page: PER_PAGE, page });
   return { items: (body[key] as Json[] | undefined) ?? [], total: Number(body.total ?? 0), totalPages: Number(body.total_pages ?? 0) };
 }
@@ -188,15 +188,15 @@ function unlistedEventResource(client: LegacyClient): ImportResource<ImportedEve
     name: 'calendar.unlisted-events',
     family: 'calendar',
     async fetchPage(page, target): Promise<SourcePage<ImportedEvent>> {
-      const { body, headers } = await client.get<{ id: number; password?: string }[]>('wp/v2/tribe_events', {
+      const l = await client.list<{ id: number; password?: string }>('wp/v2/tribe_events', {
         context: 'edit', status: IMPORTED_STATUSES.join(','), orderby: 'id', order: 'asc', per_page: 100, page, _fields: 'id,password',
       });
-      const wanted = new Set(await target.calendar.unlistedOrMissing(body.map((p) => p.id)));
+      const wanted = new Set(await target.calendar.unlistedOrMissing(l.items.map((p) => p.id)));
       const z = await client.timezone();
-      const unlisted = body.filter((p) => wanted.has(p.id));
+      const unlisted = l.items.filter((p) => wanted.has(p.id));
       const records = await Promise.all(unlisted.map((p) => singleEvent(client, p.id, str(p.password), z)));
       // This resource's listing: the events the archive does not show.
-      return { page, records, ids: unlisted.map((p) => p.id), total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
+      return { page, records, ids: unlisted.map((p) => p.id), total: l.total, totalPages: l.totalPages };
     },
     writeBatch: (store, rows) => store.calendar.importEvents(rows),
     sample: storedEvents,

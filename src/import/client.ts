@@ -11,6 +11,13 @@ export interface LegacyResponse<T> {
   headers: Record<string, string>;
 }
 
+/** A page of a legacy list: its records, how many the list holds and on how many pages. */
+export interface LegacyPage<T> {
+  items: T[];
+  total: number;
+  totalPages: number;
+}
+
 /** A failed read of the legacy site: its URL, and the status and error code it answered with. */
 export class ImportError extends Error {}
 
@@ -59,6 +66,12 @@ export class LegacyClient {
       throw new ImportError(`GET ${res.url}: ${res.status} ${err.code ?? ''} ${err.message ?? ''}`.trim());
     }
     return { body: res.body as T, headers: res.headers };
+  }
+
+  /** GET a WordPress list: the page's records and the counts its X-WP-Total and X-WP-TotalPages headers give (none: this page is all). */
+  async list<T>(route: string, query: Record<string, string | number | boolean>): Promise<LegacyPage<T>> {
+    const { body, headers } = await this.get<T[]>(route, query);
+    return { items: body, total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
   }
 
   /** A record's `status` field, or the HTTP status when the site answers 404 or 410 (it is gone). */

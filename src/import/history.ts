@@ -47,8 +47,8 @@ function eventResource(client: LegacyClient): ImportResource<ImportedEvent> {
     name: NAME,
     family: 'history',
     async fetchPage(page) {
-      const { body, headers } = await client.get<EventJson[]>(`${NS}/events`, { ungrouped: true, per_page: PER_PAGE, page, _fields: FIELDS });
-      return { page, records: body.map(fromJson), total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
+      const l = await client.list<EventJson>(`${NS}/events`, { ungrouped: true, per_page: PER_PAGE, page, _fields: FIELDS });
+      return { page, records: l.items.map(fromJson), total: l.total, totalPages: l.totalPages };
     },
     appendOnly: true,
     writeBatch: async (store, rows) => store.history.importEvents(rows, new Set(await store.importCheckpoints.imported(NAME, rows.map((r) => r.id)))),

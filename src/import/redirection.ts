@@ -8,7 +8,7 @@ import { wallToInstant } from '../lib/time.ts';
 import type { GroupJson, LogBaseJson, LogJson, RedirectJson } from '../namespaces/redirection/records.ts';
 import type { LogKind, LogRow, NotFoundRow, RedirectionSettings, RedirectRow } from '../store/redirection/rows.ts';
 import { storedMatchData } from '../namespaces/redirection/sanitize.ts';
-import type { LegacyClient } from './client.ts';
+import type { LegacyClient, LegacyPage } from './client.ts';
 import type { ImportResource } from './resource.ts';
 
 const NS = 'redirection/v1';
@@ -19,7 +19,7 @@ type ImportedGroup = { id: number; name: string; moduleId: number; enabled: bool
 /** The settings are one record. */
 type ImportedSettings = { id: number; settings: RedirectionSettings };
 
-async function list<T>(client: LegacyClient, route: string, page: number) {
+async function list<T>(client: LegacyClient, route: string, page: number): Promise<LegacyPage<T>> {
   const { body } = await client.get<{ items: T[]; total: number }>(`${NS}/${route}`, { orderby: 'id', direction: 'asc', per_page: PER_PAGE, page: page - 1 });
   return { items: body.items, total: body.total, totalPages: Math.ceil(body.total / PER_PAGE) };
 }

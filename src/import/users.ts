@@ -15,9 +15,8 @@ function userResource(client: LegacyClient): ImportResource<User> {
     name: 'users.users',
     family: 'users',
     async fetchPage(page) {
-      const { body, headers } = await client.get<LegacyUser[]>('wp/v2/users', { context: 'edit', orderby: 'id', order: 'asc', per_page: PER_PAGE, page, _fields: 'id,username,email,name,roles' });
-      const records = body.map(userOfLegacy);
-      return { page, records, total: Number(headers['x-wp-total'] ?? body.length), totalPages: Number(headers['x-wp-totalpages'] ?? 1) };
+      const l = await client.list<LegacyUser>('wp/v2/users', { context: 'edit', orderby: 'id', order: 'asc', per_page: PER_PAGE, page, _fields: 'id,username,email,name,roles' });
+      return { page, records: l.items.map(userOfLegacy), total: l.total, totalPages: l.totalPages };
     },
     writeBatch: async (store, rows) => void (await store.users.importUsers(rows)),
     async sample(store, ids) {
