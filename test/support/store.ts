@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { migrate } from '../../src/store/migrate.ts';
 import { openPglite, type SqlDriver } from '../../src/store/sql.ts';
 import { openStore, type OpenStore } from '../../src/store/store.ts';
 import { adminStatement, PG_TEMPLATE_ENV, TEMPLATE_ENV } from './templates.ts';
@@ -125,6 +126,8 @@ async function lentPglite(): Promise<SqlDriver> {
   let db = idle.pop();
   if (!db) {
     db = await openPglite(null, { template: pgliteTemplate() });
+    // Migrated already when started from the run's template; outside vitest (the bench), migrated here.
+    await migrate(db);
     pristine ??= readPristine(db);
     await pristine;
   }
