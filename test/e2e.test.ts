@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening, sandbox, type Sandbox } from './support/process.ts';
+import { eventually } from './support/eventually.ts';
 import { scaled } from './support/time.ts';
 
 let box: Sandbox;
@@ -36,6 +37,13 @@ function slowPost(address: string, path: string) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface LogLine {
+  msg?: string;
+  cache?: string;
+}
+/** The JSON log lines a started server has finished printing. */
+const logLines = (proc: { stdout(): string }): LogLine[] => proc.stdout().split('\n').slice(0, -1).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as LogLine);
 
 describe('lintel serve, end to end', { timeout: scaled(180_000) }, () => {
   it('writes the admin credentials once to a 0600 file it names in the log, serves the API and health checks, and drains on SIGTERM', async () => {
@@ -69,17 +77,25 @@ describe('lintel serve, end to end', { timeout: scaled(180_000) }, () => {
     expect(authed.headers.get('cache-control')).toContain('no-store'); // answered as the administrator
     expect((await fetch(`${address}/wp-json/`, { headers: basic('admin', loginPassword!) })).status).toBe(401);
 
-    // SIGTERM with requests in flight: they are answered, then the process exits 0.
+    // SIGTERM with requests in flight: they are answered, then the process exits 0. The signal goes once the
+    // server has received all 21 (its log says so), and the slow body ends once it is draining: on a busy
+    // machine, a fixed wait could send the signal before a request had even connected.
+    const seen = logLines(server).length;
     const slow = slowPost(address, '/wp-json/');
-    const many = Array.from({ length: 20 }, () => fetch(`${address}/wp-json/`).then((r) => r.status));
-    await sleep(500);
+    // A request that fails shows its cause in the statuses compared below.
+    const many = Array.from({ length: 20 }, () => fetch(`${address}/wp-json/`).then((r) => r.status, (e: Error) => String(e.cause ?? e)));
+    const received = (e: LogLine) => e.msg === 'incoming request' || (e.msg === 'request completed' && e.cache === 'hit');
+    const settled = Promise.all(many);
+    let failed = false;
+    void settled.then((statuses) => (failed = statuses.some((s) => s !== 200)));
+    await eventually(() => failed || logLines(server).slice(seen).filter(received).length >= 21, 60_000);
     server.child.kill('SIGTERM');
-    await sleep(500);
+    await eventually(() => logLines(server).some((e) => e.msg === 'shutting down: finishing in-flight requests'), 60_000);
     slow.finish();
     const answered = await slow.response;
     expect(answered.status).toBe(404); // the index takes GET only: a complete JSON answer, not a reset
     expect(JSON.parse(answered.body)).toMatchObject({ code: 'rest_no_route' });
-    expect(await Promise.all(many)).toEqual(Array(20).fill(200));
+    expect(await settled).toEqual(Array(20).fill(200));
     expect(await server.exited).toBe(0);
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
 
