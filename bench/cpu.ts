@@ -1,9 +1,10 @@
 /**
- * `node bench/cpu.ts [--seconds 5] [--connections 8] [--postgres postgres://...] [--profile dir]`: what
- * one request costs the server, as a figure a busy machine does not change much. `bin/lintel.js serve`
- * runs as a child (response cache off), wrk loads it from its own process, and for each case the
- * server's CPU time (/proc/<pid>/stat, user + system) and the statements it ran (`lintel_store_queries_total`
- * from /metrics) are divided by the requests answered. req/s is printed too, but on a shared machine
+ * `node bench/cpu.ts [--seconds 5] [--connections 8] [--postgres postgres://...] [--cached] [--profile dir]`:
+ * what one request costs the server, as a figure a busy machine does not change much. `bin/lintel.js
+ * serve` runs as a child (response cache off; with --cached on, for the cached archive and its 304),
+ * wrk loads it from its own process, and for each case the server's CPU time (/proc/<pid>/stat, user
+ * + system) and the statements it ran (`lintel_store_queries_total` from /metrics) are divided by the
+ * requests answered. req/s is printed too, but on a shared machine
  * only CPU ms per request and queries per request compare between runs. With --profile, the server
  * writes a V8 CPU profile (node --cpu-prof) into that folder when it stops.
  */
@@ -12,18 +13,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { throwawayDatabase } from '../test/support/store.ts';
-import { cpuMsOf, memoryOf, startServer, wrk } from './outside.ts';
+import { type Case, cachedCases, cpuMsOf, firstEventId, memoryOf, startServer, uncachedCases, wrk } from './outside.ts';
 
 const cli = new Command('cpu')
   .option('--seconds <s>', 'seconds per case', '5')
   .option('--connections <n>', 'concurrent connections', '8')
   .option('--postgres <url>', 'run on a throwaway database of this PostgreSQL server instead of PGlite')
   .option('--only <text>', 'only the cases whose name contains this')
+  .option('--cached', 'the response cache on, and the cases it answers (the archive and its 304 revalidation) instead')
   .option('--profile <dir>', 'write the server\'s CPU profile (node --cpu-prof) into this folder')
   .parse()
-  .opts<{ seconds: string; connections: string; postgres?: string; only?: string; profile?: string }>();
+  .opts<{ seconds: string; connections: string; postgres?: string; only?: string; cached?: boolean; profile?: string }>();
 
-const ARCHIVE = '/wp-json/calendar/events/v1/events';
 const TOKEN = 'bench-cpu-metrics-token';
 
 /** The statements the server ran and the requests it answered (every route) so far, from one read of /metrics. */
@@ -42,20 +43,14 @@ try {
   const server = await startServer({
     dataDir: dir,
     databaseUrl: db?.url,
-    env: { LINTEL_CACHE_TTL_S: '0', LINTEL_METRICS_TOKEN: TOKEN, ...(cli.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cli.profile)}` } : {}) },
+    env: { ...(cli.cached ? {} : { LINTEL_CACHE_TTL_S: '0' }), LINTEL_METRICS_TOKEN: TOKEN, ...(cli.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cli.profile)}` } : {}) },
   });
   const rows: Record<string, unknown>[] = [];
   try {
-    const sample = (await (await fetch(`${server.url}${ARCHIVE}`)).json()) as { events: Array<{ id: number }> };
-    const auth = seed.adminAuth;
-    const cases: Array<[string, string, { headers?: Record<string, string>; fresh?: boolean }]> = [
-      ['archive, same URL', ARCHIVE, {}],
-      ['archive, new URL each request', ARCHIVE, { fresh: true }],
-      ['single event', `${ARCHIVE}/${sample.events[0].id}`, {}],
-      ...(auth ? [['redirect list (admin)', '/wp-json/redirection/v1/redirect', { headers: { Authorization: auth } }] as [string, string, { headers: Record<string, string> }]] : []),
-      ['healthz', '/healthz', {}],
-    ];
-    for (const [name, url, extra] of cases) {
+    // The bench's cases on that server, and a trivial route through the whole Fastify stack.
+    const served = cli.cached ? await cachedCases(server.url).then((c) => [c.cached, c.revalidated]) : uncachedCases(await firstEventId(server.url), seed.adminAuth);
+    const cases: Case[] = [...served, { name: 'GET /healthz', url: '/healthz' }];
+    for (const { name, url, ...extra } of cases) {
       if (cli.only && !name.includes(cli.only)) continue;
       wrk(`${server.url}${url}`, { seconds: 2, connections: Number(cli.connections), dir, ...extra }); // warm-up
       const [cpu0, before] = [cpuMsOf(server.pid), await counts(server.url)];

@@ -23,8 +23,13 @@ const ARCHIVE = '/wp-json/calendar/events/v1/events';
 export const LEGACY_ARCHIVE_RATE = 18;
 
 export interface WrkResult { reqPerSec: number; p50: number; p99: number; bad: number; requests: number }
-/** `cpuMsPerReq`: the server's CPU time (user + system) over the case divided by the requests answered; a loaded machine changes it far less than req/s. */
-export interface OutsideRow { case: string; reqPerSec: number; p50: number; p99: number; baseline: string; ratio: number; bad: number; rssMB?: number; hwmMB?: number; cpuMsPerReq?: number }
+/**
+ * `cpuMsPerReq`: the server's CPU time (user + system) over the case divided by the requests answered;
+ * a loaded machine changes it far less than req/s. A row compared in rounds with a bare server of its
+ * own (`rounds`) gives medians, and `cpuRatio`: the bare server's CPU time per request over the case's
+ * (1 = as cheap).
+ */
+export interface OutsideRow { case: string; reqPerSec: number; p50: number; p99: number; baseline: string; ratio: number; bad: number; rssMB?: number; hwmMB?: number; cpuMsPerReq?: number; cpuRatio?: number; rounds?: number }
 
 const ENV_PATH = `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`;
 
@@ -144,9 +149,51 @@ function commandMs(args: string[], runs: number): number {
   return Math.round(times.sort((a, b) => a - b)[Math.floor(runs / 2)]);
 }
 
-export interface OutsideOptions { seconds: number; connections: number; postgres?: string; legacy?: string }
+export interface OutsideOptions { seconds: number; connections: number; rounds: number; postgres?: string; legacy?: string }
 
 export interface OutsideReport { rows: OutsideRow[]; store: string; cliMs: Record<string, number>; restartMs?: number; firstStartMs: number }
+
+/** What a case sends: a path, request headers, a new URL each request. */
+export interface Load { headers?: Record<string, string>; fresh?: boolean }
+export interface Case extends Load { name: string; url: string }
+
+/**
+ * The cases on the store with the response cache off (the bench's and bench/cpu.ts's), given an
+ * event of the demo archive and the administrator's Basic credentials (none: the redirect list is left out).
+ */
+export function uncachedCases(eventId: number, adminAuth: string | null): Case[] {
+  return [
+    { name: `GET ${ARCHIVE} (same URL, cache off)`, url: ARCHIVE },
+    { name: `GET ${ARCHIVE}?bench=N (new URL each request, cache off)`, url: ARCHIVE, fresh: true },
+    { name: `GET ${ARCHIVE}/${eventId} (single event, cache off)`, url: `${ARCHIVE}/${eventId}` },
+    ...(adminAuth ? [{ name: 'GET /wp-json/redirection/v1/redirect (admin, response cache never used)', url: '/wp-json/redirection/v1/redirect', headers: { Authorization: adminAuth } }] : []),
+  ];
+}
+
+/** The first event of the demo archive's first page (which must be full: the bench measures a page of 10). */
+export async function firstEventId(serverUrl: string): Promise<number> {
+  const sample = (await (await fetch(`${serverUrl}${ARCHIVE}`)).json()) as { events: Array<{ id: number }> };
+  if (sample.events.length < 10) throw new Error(`the demo archive shows ${sample.events.length} events, expected a full page of 10`);
+  return sample.events[0].id;
+}
+
+/**
+ * The archive as the response cache answers it and its revalidation (If-None-Match with the ETag of
+ * that answer), with the answer's headers (those a bare server can send as they are) and body.
+ */
+export async function cachedCases(serverUrl: string): Promise<{ cached: Case; revalidated: Case; headers: Record<string, string>; body: Buffer }> {
+  const res = await fetch(`${serverUrl}${ARCHIVE}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  const headers = Object.fromEntries([...res.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)));
+  return {
+    cached: { name: `GET ${ARCHIVE} (response cache)`, url: ARCHIVE },
+    revalidated: { name: `GET ${ARCHIVE} If-None-Match (304, response cache)`, url: ARCHIVE, headers: { 'If-None-Match': res.headers.get('etag') ?? '' } },
+    headers,
+    body,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Every outside-the-process case on one store (PGlite, or PostgreSQL with opts.postgres). */
 export async function runOutside(opts: OutsideOptions): Promise<OutsideReport> {
@@ -154,46 +201,60 @@ export async function runOutside(opts: OutsideOptions): Promise<OutsideReport> {
   const db = opts.postgres ? await throwawayDatabase(opts.postgres) : null;
   const store = db ? 'postgres' : 'pglite';
   const rows: OutsideRow[] = [];
-  const load = (url: string, extra: { headers?: Record<string, string>; fresh?: boolean } = {}) => wrk(url, { seconds: opts.seconds, connections: opts.connections, dir, ...extra });
-  const row = (name: string, r: WrkResult, baseline: { name: string; reqPerSec: number }, pid?: number, cpuMs?: number): OutsideRow => {
+  const load = (url: string, extra: Load = {}) => wrk(url, { seconds: opts.seconds, connections: opts.connections, dir, ...extra });
+  /** One wrk run against a process, with the CPU time it took per request answered. */
+  const loadOf = (pid: number, url: string, extra: Load = {}): WrkResult & { cpuMsPerReq: number } => {
+    const cpu0 = cpuMsOf(pid);
+    const r = load(url, extra);
+    return { ...r, cpuMsPerReq: r.requests > 0 ? (cpuMsOf(pid) - cpu0) / r.requests : Number.NaN };
+  };
+  const row = (name: string, r: Omit<WrkResult, 'requests'> & { cpuMsPerReq?: number }, baseline: { name: string; reqPerSec: number }, pid?: number, more: Partial<OutsideRow> = {}): OutsideRow => {
     const out: OutsideRow = {
-      case: `${name} [${store}]`, ...r, baseline: baseline.name, ratio: baseline.reqPerSec > 0 ? r.reqPerSec / baseline.reqPerSec : 0, ...(pid ? memoryOf(pid) : {}),
-      ...(cpuMs !== undefined && r.requests > 0 ? { cpuMsPerReq: Number((cpuMs / r.requests).toFixed(3)) } : {}),
+      case: `${name} [${store}]`, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, bad: r.bad, baseline: baseline.name, ratio: baseline.reqPerSec > 0 ? r.reqPerSec / baseline.reqPerSec : 0, ...(pid ? memoryOf(pid) : {}),
+      ...(r.cpuMsPerReq !== undefined ? { cpuMsPerReq: Number(r.cpuMsPerReq.toFixed(3)) } : {}),
+      ...more,
     };
     rows.push(out);
-    console.error(`  ${out.case}: ${Math.round(r.reqPerSec)} req/s = ${out.ratio.toFixed(2)} x ${baseline.name}${out.cpuMsPerReq !== undefined ? `, ${out.cpuMsPerReq} CPU ms/req` : ''}${out.rssMB ? `, RSS ${out.rssMB} MB (peak ${out.hwmMB})` : ''}`);
+    console.error(`  ${out.case}: ${Math.round(r.reqPerSec)} req/s = ${out.ratio.toFixed(2)} x ${baseline.name}${out.cpuRatio !== undefined ? ` (CPU per request: ${out.cpuRatio.toFixed(2)} x; medians of ${out.rounds} rounds)` : ''}${out.cpuMsPerReq !== undefined ? `, ${out.cpuMsPerReq} CPU ms/req` : ''}${out.rssMB ? `, RSS ${out.rssMB} MB (peak ${out.hwmMB})` : ''}`);
     return out;
   };
   /** A case on a Lintel server: its row with the server's CPU per request and memory at the end. */
-  const serverRow = (name: string, server: ServerChild, url: string, baseline: { name: string; reqPerSec: number }, extra: { headers?: Record<string, string>; fresh?: boolean } = {}): OutsideRow => {
-    const cpu0 = cpuMsOf(server.pid);
-    const r = load(`${server.url}${url}`, extra);
-    return row(name, r, baseline, server.pid, cpuMsOf(server.pid) - cpu0);
+  const serverRow = (c: Case, server: ServerChild, baseline: { name: string; reqPerSec: number }): OutsideRow =>
+    row(c.name, loadOf(server.pid, `${server.url}${c.url}`, c), baseline, server.pid);
+  /**
+   * A case against a bare server of its own, in rounds: baseline, case, baseline, case..., so that a
+   * machine whose speed moves during the run moves both sides alike. The row gives the medians: req/s
+   * as a ratio to the baseline's, and the baseline's CPU time per request over the case's (cpuRatio).
+   */
+  const comparedRow = (c: Case, server: ServerChild, bare: { name: string; url: string; pid: number }): OutsideRow => {
+    const base: Array<ReturnType<typeof loadOf>> = [];
+    const mine: Array<ReturnType<typeof loadOf>> = [];
+    for (let i = 0; i < opts.rounds; i++) {
+      base.push(loadOf(bare.pid, bare.url, c));
+      mine.push(loadOf(server.pid, `${server.url}${c.url}`, c));
+    }
+    const m = (rs: typeof base, k: 'reqPerSec' | 'p50' | 'p99' | 'cpuMsPerReq') => median(rs.map((r) => r[k]));
+    const baseline = { name: bare.name, reqPerSec: m(base, 'reqPerSec') };
+    console.error(`  ${bare.name}: ${Math.round(baseline.reqPerSec)} req/s, ${m(base, 'cpuMsPerReq').toFixed(3)} CPU ms/req (medians of ${opts.rounds} rounds)`);
+    const r = { reqPerSec: m(mine, 'reqPerSec'), p50: m(mine, 'p50'), p99: m(mine, 'p99'), cpuMsPerReq: m(mine, 'cpuMsPerReq'), bad: mine.reduce((a, x) => a + x.bad, 0) };
+    return row(c.name, r, baseline, server.pid, { rounds: opts.rounds, cpuRatio: m(base, 'cpuMsPerReq') / r.cpuMsPerReq });
   };
   const legacy = { name: `legacy archive, recorded ${LEGACY_ARCHIVE_RATE} req/s`, reqPerSec: LEGACY_ARCHIVE_RATE };
   const storeEnv = { dataDir: dir, databaseUrl: db?.url };
+  const helloBody = Buffer.from(JSON.stringify({ hello: 'world' }));
+  const hello = await bareServer(dir, 'hello', { 'Content-Type': 'application/json; charset=UTF-8' }, helloBody);
   try {
-    const hello = await bareServer(dir, 'hello', { 'Content-Type': 'application/json; charset=UTF-8' }, Buffer.from(JSON.stringify({ hello: 'world' })));
-    const helloRow = { name: 'bare node:http hello', reqPerSec: load(hello.url).reqPerSec };
-    await hello.stop();
-    console.error(`  bare node:http hello: ${Math.round(helloRow.reqPerSec)} req/s`);
     if (opts.legacy) {
-      const live = load(`${opts.legacy}/wp-json/tribe/events/v1/events`);
-      row('legacy site archive (live)', live, helloRow);
+      const helloRow = { name: 'bare node:http hello', reqPerSec: load(hello.url).reqPerSec };
+      console.error(`  bare node:http hello: ${Math.round(helloRow.reqPerSec)} req/s`);
+      row('legacy site archive (live)', load(`${opts.legacy}/wp-json/tribe/events/v1/events`), helloRow);
     }
 
     // The first start migrates and seeds the demo data; the uncached server is the same store restarted.
     const first = await startServer({ ...storeEnv, env: { LINTEL_CACHE_TTL_S: '0' } });
     const firstStartMs = Math.round(first.readyMs);
-    const auth = first.adminAuth;
-    const sample = (await (await fetch(`${first.url}${ARCHIVE}`)).json()) as { events: Array<{ id: number }> };
-    if (sample.events.length < 10) throw new Error(`the demo archive shows ${sample.events.length} events, expected a full page of 10`);
-    const eventUrl = `${ARCHIVE}/${sample.events[0].id}`;
     try {
-      serverRow(`GET ${ARCHIVE} (same URL, cache off)`, first, ARCHIVE, legacy);
-      serverRow(`GET ${ARCHIVE}?bench=N (new URL each request, cache off)`, first, ARCHIVE, legacy, { fresh: true });
-      serverRow(`GET ${eventUrl} (single event, cache off)`, first, eventUrl, legacy);
-      if (auth) serverRow('GET /wp-json/redirection/v1/redirect (admin, response cache never used)', first, '/wp-json/redirection/v1/redirect', legacy, { headers: { Authorization: auth } });
+      for (const c of uncachedCases(await firstEventId(first.url), first.adminAuth)) serverRow(c, first, legacy);
     } finally {
       await first.stop();
     }
@@ -201,22 +262,22 @@ export async function runOutside(opts: OutsideOptions): Promise<OutsideReport> {
     const cached = await startServer(storeEnv);
     const restartMs = db ? undefined : Math.round(cached.readyMs);
     try {
-      const res = await fetch(`${cached.url}${ARCHIVE}`);
-      const body = Buffer.from(await res.arrayBuffer());
-      const headers = Object.fromEntries([...res.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)));
-      const same = await bareServer(dir, 'same-bytes', headers, body);
-      const sameRow = { name: `bare node:http sending the same ${body.length} bytes`, reqPerSec: load(same.url).reqPerSec };
-      await same.stop();
-      console.error(`  ${sameRow.name}: ${Math.round(sameRow.reqPerSec)} req/s`);
-      serverRow(`GET ${ARCHIVE} (response cache)`, cached, ARCHIVE, sameRow);
-      serverRow(`GET ${ARCHIVE} If-None-Match (304, response cache)`, cached, ARCHIVE, helloRow, { headers: { 'If-None-Match': res.headers.get('etag') ?? '' } });
-      serverRow(`GET ${ARCHIVE}?bench=N (new URL each request, response cache on)`, cached, ARCHIVE, legacy, { fresh: true });
+      const c = await cachedCases(cached.url);
+      const same = await bareServer(dir, 'same-bytes', c.headers, c.body);
+      try {
+        comparedRow(c.cached, cached, { name: `bare node:http sending the same ${c.body.length} bytes`, ...same });
+      } finally {
+        await same.stop();
+      }
+      comparedRow(c.revalidated, cached, { name: 'bare node:http hello', ...hello });
+      serverRow({ name: `GET ${ARCHIVE}?bench=N (new URL each request, response cache on)`, url: ARCHIVE, fresh: true }, cached, legacy);
     } finally {
       await cached.stop();
     }
     const cliMs = { '--version': commandMs(['--version'], 5), '--help': commandMs(['--help'], 5) };
     return { rows, store, cliMs, restartMs, firstStartMs };
   } finally {
+    await hello.stop();
     await db?.drop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --duration 5 --connections 10 --postgres postgres://... --legacy http://127.0.0.1:8092 --all | --only calendar]`:
+ * `npm run bench [-- --duration 5 --connections 10 --rounds 3 --postgres postgres://... --legacy http://127.0.0.1:8092 --all | --only calendar]`:
  * first the cases as a client sees them (bench/outside.ts: wrk against `bin/lintel.js serve` and
- * bare node:http servers, each a process of its own, with the server's resident memory per case,
+ * bare node:http servers, each a process of its own, the cached cases in rounds interleaved with
+ * their bare server, medians), with the server's resident memory per case,
  * the command line's start time and the restart time), then req/s and p50/p99 latency of Lintel's
  * hot paths in process, each as a ratio to a bare node:http JSON server measured in the same run; the
  * case modules (bench/*.ts: sizes up to 1M rows, minutes each) only with --all or --only, so the default
@@ -19,14 +20,16 @@ import { measure, ratioTo, startLintel, type BenchContext, type Row } from './li
 const cli = new Command('bench')
   .option('--duration <s>', 'seconds per case', '5')
   .option('--connections <n>', 'concurrent connections', '10')
+  .option('--rounds <n>', 'rounds of a case compared with a bare server of its own (baseline, case, baseline, case...; medians)', '3')
   .option('--only <text>', 'also run the case modules whose file name contains this (the built-in cases always run)')
   .option('--all', 'also run every case module')
   .option('--postgres <url>', 'also run the outside-the-process cases on a throwaway database of this PostgreSQL server')
   .option('--legacy <origin>', 'also measure the live legacy site\'s archive (e.g. http://127.0.0.1:8092)')
   .parse()
-  .opts<{ duration: string; connections: string; only?: string; all?: boolean; postgres?: string; legacy?: string }>();
+  .opts<{ duration: string; connections: string; rounds: string; only?: string; all?: boolean; postgres?: string; legacy?: string }>();
 const duration = Number(cli.duration);
 const connections = Number(cli.connections);
+const rounds = Number(cli.rounds);
 
 /** A bare node:http server that answers every request with these headers and body. */
 async function bareServer(
@@ -44,8 +47,8 @@ async function bareServer(
 
 // First, as a client sees it: the server and the baselines in processes of their own, loaded by wrk.
 console.error('outside the process (wrk, bin/lintel.js serve as a child)');
-const outside: OutsideReport[] = [await runOutside({ seconds: duration, connections, legacy: cli.legacy })];
-if (cli.postgres) outside.push(await runOutside({ seconds: duration, connections, postgres: cli.postgres }));
+const outside: OutsideReport[] = [await runOutside({ seconds: duration, connections, rounds, legacy: cli.legacy })];
+if (cli.postgres) outside.push(await runOutside({ seconds: duration, connections, rounds, postgres: cli.postgres }));
 
 const rows: Row[] = [];
 const report = (row: Row) => {
@@ -119,8 +122,8 @@ const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].
 const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ');
 const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
 console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs, load average now ${load}\n`);
-console.log('As a client sees it (wrk in its own process, 2 threads; server and baselines are child processes; ratio against the baseline named, same run):');
-console.table(outside.flatMap((o) => o.rows.map((r) => ({ case: r.case, 'req/s': Math.round(r.reqPerSec), 'p50 ms': r.p50, 'p99 ms': r.p99, ratio: Number(r.ratio.toFixed(2)), baseline: r.baseline, 'CPU ms/req': r.cpuMsPerReq, 'RSS MB': r.rssMB, 'peak MB': r.hwmMB, bad: r.bad }))));
+console.log(`As a client sees it (wrk in its own process, 2 threads; server and baselines are child processes; ratio against the baseline named, same run; a case with a bare server of its own ran ${rounds} rounds interleaved with it, its figures are medians and CPU ratio is the bare server's CPU per request over the case's):`);
+console.table(outside.flatMap((o) => o.rows.map((r) => ({ case: r.case, 'req/s': Math.round(r.reqPerSec), 'p50 ms': r.p50, 'p99 ms': r.p99, ratio: Number(r.ratio.toFixed(2)), 'CPU ratio': r.cpuRatio === undefined ? undefined : Number(r.cpuRatio.toFixed(2)), baseline: r.baseline, 'CPU ms/req': r.cpuMsPerReq, 'RSS MB': r.rssMB, 'peak MB': r.hwmMB, bad: r.bad }))));
 for (const o of outside) console.log(`[${o.store}] first start to ready ${o.firstStartMs} ms${o.restartMs === undefined ? '' : `, restart to ready ${o.restartMs} ms`}; lintel --version ${o.cliMs['--version']} ms, lintel --help ${o.cliMs['--help']} ms (whole processes, median of 5)`);
 console.log('\nIn process (autocannon in a worker thread of this process, the app on this thread):');
 console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
@@ -132,5 +135,5 @@ if (moduleRows.length) {
   console.table(moduleRows);
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg(), duration, connections, outside, rows, ratios: summary, moduleRows };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg(), duration, connections, rounds, outside, rows, ratios: summary, moduleRows };
 writeFileSync(new URL('results.json', here), `${JSON.stringify(results, null, 2)}\n`);

@@ -34,11 +34,17 @@ describe('the README commands', { timeout: scaled(120_000) }, () => {
     const pid = JSON.parse(out.split('\n').find((l) => l.includes('"Lintel ready"'))!).pid as number;
     expect(spawnSync('readlink', [`/proc/${pid}/exe`], { encoding: 'utf8' }).stdout).toContain('node_modules/node');
 
+    // The log is written in batches: a request's line is still written when SIGTERM stops the server.
+    expect((await fetch(`${address}/healthz`, { headers: { 'X-Request-Id': 'before-sigterm' } })).status).toBe(200);
     npm.kill('SIGTERM');
     await exited;
     // The server itself has stopped: nothing answers, and its process is gone.
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
     expect(existsSync(`/proc/${pid}`)).toBe(false);
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; reqId?: string });
+    const completed = lines.findIndex((l) => l.reqId === 'before-sigterm' && l.msg === 'request completed');
+    expect(completed).toBeGreaterThan(0);
+    expect(lines.findIndex((l) => l.msg === 'shut down')).toBeGreaterThan(completed);
   });
 
   const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => {
