@@ -144,6 +144,18 @@ describe('GET /events', () => {
     expect((await get('/events/has-updates')).json().code).toBe('rest_missing_callback_param');
   });
 
+  it('checks context_filters as an object of strings (a list is one keyed by position), as rest_validate_request_arg does', async () => {
+    const refusal = async (q: string) => (await get(`/events?${q}`)).json().data.params?.context_filters;
+    expect(await refusal('context_filters=abc')).toBe('context_filters is not of type object.');
+    expect(await refusal('context_filters[][]=true')).toBe('context_filters[0] is not of type string.');
+    expect(await refusal('context_filters[a][b]=1')).toBe('context_filters[a] is not of type string.');
+    expect((await post('/events?_method=GET', { context_filters: { group_name: 5 } })).json().data.params.context_filters).toBe('context_filters[group_name] is not of type string.');
+    expect((await get('/events?context_filters[]=x')).json()).toEqual([]);
+    const all = (await get('/events')).json();
+    expect((await get('/events?context_filters=')).json()).toEqual(all);
+    expect((await post('/events?_method=GET', { context_filters: [] })).json()).toEqual(all);
+  });
+
   it('checks context and search first, as the legacy validate callbacks, and page, per_page with the typed filters only when those pass', async () => {
     // The plugin redeclares page and per_page without core's validate callback.
     const first = (await get('/events?context[]=x&per_page[]=5&initiator=robot')).json();
