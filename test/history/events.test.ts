@@ -57,6 +57,8 @@ describe('GET /events', () => {
     expect(res.headers['x-simplehistory-maxid']).toBe(String(body[0].id));
     expect(res.headers['x-simplehistory-maxdate']).toBe('2026-11-21 08:00:00');
     expect(res.headers.link).toBe(`<${TEST_BASE}/wp-json/history/v1/events?per_page=2&page=2>; rel="next"`);
+    // Set as integers by the legacy controller: numbers where a client reads them as JSON.
+    expect((await get('/events?per_page=2&_envelope=1')).json().headers).toMatchObject({ 'X-WP-Total': 4, 'X-WP-TotalPages': 2, 'X-SimpleHistory-MaxId': body[0].id });
     const page2 = (await get('/events?per_page=2&page=2')).json();
     expect(page2[0]).toMatchObject({ message: 'Updated redirection options', subsequent_occasions_count: 3 });
   });

@@ -6,7 +6,7 @@ import { toBoolean } from '../../contract/coerce.ts';
 import { json, raw } from '../../contract/reply.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs, onRecord, type Permission } from '../../contract/permission.ts';
-import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type Args, type RestResult, type ResultHeaders, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
@@ -153,7 +153,7 @@ async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
     const sticky = await ctx.store.history.list({ readable: filter.readable, grouped: false, onlySticky: true }, { limit: 100, offset: 0 });
     body = [...(await shapeAll(ctx, sticky, true)), ...body];
   }
-  const headers: Record<string, string> = { 'X-WP-Total': String(total ?? 0), 'X-WP-TotalPages': String(pages), 'X-SimpleHistory-MaxId': String(rows[0]?.id ?? 0) };
+  const headers: ResultHeaders = { 'X-WP-Total': total ?? 0, 'X-WP-TotalPages': pages, 'X-SimpleHistory-MaxId': rows[0]?.id ?? 0 };
   if (rows[0]) headers['X-SimpleHistory-MaxDate'] = rows[0].date;
   const link = linkHeader(ctx, a.page, pages);
   if (link) headers.Link = link;
@@ -167,13 +167,13 @@ async function surrounding(ctx: RestContext, id: number, count: number): Promise
   return {
     body: await shapeAll(ctx, rows),
     headers: {
-      'X-WP-Total': String(rows.length),
-      'X-WP-TotalPages': '1',
-      'X-SimpleHistory-CenterEventId': String(id),
-      'X-SimpleHistory-EventsBefore': String(s.after.length),
-      'X-SimpleHistory-EventsAfter': String(s.before.length),
-      'X-SimpleHistory-MaxId': String(Math.max(...rows.map((r) => r.id))),
-      'X-SimpleHistory-MinId': String(Math.min(...rows.map((r) => r.id))),
+      'X-WP-Total': rows.length,
+      'X-WP-TotalPages': 1,
+      'X-SimpleHistory-CenterEventId': id,
+      'X-SimpleHistory-EventsBefore': s.after.length,
+      'X-SimpleHistory-EventsAfter': s.before.length,
+      'X-SimpleHistory-MaxId': Math.max(...rows.map((r) => r.id)),
+      'X-SimpleHistory-MinId': Math.min(...rows.map((r) => r.id)),
       'X-SimpleHistory-MaxDate': rows[0].date,
     },
   };
