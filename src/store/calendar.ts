@@ -167,6 +167,12 @@ export class CalendarRepo {
     return new Set(rows.map((r) => Number(r.id)));
   }
 
+  /** Which of these IDs name a category or tag, in one query. */
+  async existingTerms(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    return new Set((await this.sql.query<{ id: number }>('select id from calendar_terms where id = any($1::int8[])', [ids])).map((r) => Number(r.id)));
+  }
+
   async eventBySlug(slug: string): Promise<StoredEvent | null> {
     return this.bySlug('calendar_events', slug, (id) => this.storedEvent(id));
   }

@@ -96,10 +96,15 @@ async function existingPosts(ctx: RestContext, rows: HistoryRow[]): Promise<Set<
   return ctx.store.calendar.existing(rows.filter((r) => r.logger === 'SimplePostLogger').map((r) => idIn(r.context, 'post_id')).filter(storable));
 }
 
+/** The terms the term logger's events name that still exist: theirs link to their edit page. */
+async function existingTerms(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
+  return ctx.store.calendar.existingTerms(rows.filter((r) => r.logger === 'SimpleCategoriesLogger').map((r) => idIn(r.context, 'term_id')).filter(storable));
+}
+
 async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = false) {
-  const [site, names, posts] = await Promise.all([siteOf(ctx), namedUsers(ctx, rows), existingPosts(ctx, rows)]);
+  const [site, names, posts, terms] = await Promise.all([siteOf(ctx), namedUsers(ctx, rows), existingPosts(ctx, rows), existingTerms(ctx, rows)]);
   const editsUsers = can(ctx.user, 'manage_options');
-  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users: new Set(names.keys()), posts }));
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users: new Set(names.keys()), posts, terms }));
 }
 
 /** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */

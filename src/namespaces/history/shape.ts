@@ -81,6 +81,46 @@ function postHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | nu
   });
 }
 
+/** The calendar's taxonomies as WordPress registers them: the label the term logger names them by, and the post type their edit link names. */
+const TAXONOMIES: Record<string, { label: string; postType: string }> = {
+  post_tag: { label: 'Tag', postType: 'post' },
+  tribe_events_cat: { label: 'Event Category', postType: 'tribe_events' },
+};
+
+/** The term logger's messages that link the term (while it exists) and its taxonomy to their wp-admin pages. */
+const TERM_LINKED: Record<string, { template: string; needsTerm: boolean }> = {
+  created_term: { template: 'Added term <a href="{term_edit_link}">"{term_name}"</a> in taxonomy <a href="{tax_edit_link}">"{termTaxonomySlugOrName}"</a>', needsTerm: true },
+  deleted_term: { template: 'Deleted term "{term_name}" from taxonomy <a href="{tax_edit_link}">"{termTaxonomySlugOrName}"</a>', needsTerm: false },
+  edited_term: { template: 'Edited term <a href="{term_edit_link}">"{to_term_name}"</a> in taxonomy <a href="{tax_edit_link}">"{toTermTaxonomySlugOrName}"</a>', needsTerm: true },
+};
+
+/**
+ * The term logger's own HTML (Categories_Logger::get_log_row_plain_text_output): nothing escaped (the
+ * names are logged as WordPress stores them); a taxonomy the site does not register leaves the message as
+ * logged; else the taxonomy links to its terms page, and the term, while it exists, to its edit page
+ * (get_edit_tag_link: only administrators read this logger, and they may edit every term).
+ */
+function termHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | null {
+  if (row.logger !== 'SimpleCategoriesLogger') return null;
+  const c = row.context;
+  const taxonomy = (row.message_key === 'edited_term' ? c.from_term_taxonomy : c.term_taxonomy) ?? '';
+  const registered = TAXONOMIES[taxonomy];
+  if (!registered) return interpolate(row.message, c);
+  const id = idIn(c, 'term_id');
+  const termLink = id !== null && o.terms?.has(id) ? `${urls.admin}/term.php?taxonomy=${taxonomy}&tag_ID=${id}&post_type=${registered.postType}` : null;
+  const linked = TERM_LINKED[row.message_key ?? ''];
+  const template = linked && (termLink || !linked.needsTerm) ? linked.template : row.message;
+  // Taxonomies by their label where the site registers them, else by their slug; an absent one stays a placeholder.
+  const named = (key: string, t: string | undefined) => (t === undefined ? {} : { [key]: TAXONOMIES[t]?.label ?? t });
+  return interpolate(template, {
+    ...c,
+    tax_edit_link: `${urls.admin}/term.php?taxonomy=${taxonomy}`,
+    ...(termLink ? { term_edit_link: termLink } : {}),
+    ...named('termTaxonomySlugOrName', c.term_taxonomy),
+    ...named('toTermTaxonomySlugOrName', c.to_term_taxonomy),
+  });
+}
+
 function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions) {
   const email = c._user_email;
   const img = email
@@ -140,13 +180,15 @@ export interface ShapeOptions {
   users?: Set<number>;
   /** The records the post logger's events name (`post_id`) that exist. */
   posts?: Set<number>;
+  /** The terms the term logger's events name (`term_id`) that exist. */
+  terms?: Set<number>;
 }
 
 export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = {}) {
   const c = row.context;
   const hasContext = Object.keys(c).length > 0;
   // The logger's HTML (most loggers: the interpolated message, escaped); the message is that HTML as text.
-  const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? escHtmlLegacy(interpolate(row.message, hasContext ? c : null));
+  const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? termHtml(site.urls, row, o) ?? escHtmlLegacy(interpolate(row.message, hasContext ? c : null));
   const d = details(row);
   const link = eventLink(site.urls, row.id);
   const gmt = new Date(`${row.date.replace(' ', 'T')}Z`);
