@@ -312,4 +312,22 @@ describe('initiator_data.user_profile_url', () => {
     expect(event.details_html).toContain('events are automatically cleared after 60 days');
     expect(event.details_html).toMatch(/<\/div>\n\t\t<\/div><\/tbody><\/table>$/);
   });
+
+  it("shows the plugin logger's details of the log's installation events (imported from the legacy log) as the legacy site does", async () => {
+    const imported = (messageKey: string, message: string, context: Record<string, string>) =>
+      app.store.history.log({ logger: 'SimplePluginLogger', level: 'info', message, messageKey, initiator: 'wp_user', context: { ...context, _message_key: messageKey }, date: '2025-01-01 00:00:00', occasionsId: messageKey });
+    const installed = await imported('plugin_installed', 'Installed plugin "{plugin_name}"', {
+      plugin_name: 'Simple History', plugin_description: 'Plugin that logs various things.', plugin_url: 'https://simple-history.com', plugin_version: '5.23.1', plugin_author: 'Pär Thernström',
+    });
+    const activated = await imported('plugin_activated', 'Activated plugin "{plugin_name}"', { plugin_slug: 'simple-history', plugin_name: 'Simple History' });
+    // As the oracle answered (Simple History 5.23.1).
+    const row = (label: string, value: string) => `\n\t\t\t\t<tr>\n\t\t\t\t\t<td>${label}</td>\n\t\t\t\t\t<td>${value}</td>\n\t\t\t\t</tr>\n\t\t\t\t`;
+    expect((await get(`/events/${installed}`)).json()).toMatchObject({
+      details_data: [],
+      details_html: `<table class='SimpleHistoryLogitem__keyValueTable'>${row('Description', 'Plugin that logs various things.')}${row('Version', '5.23.1')}${row('Author', 'Pär Thernström')}${row('URL', '<a href="https://simple-history.com">https://simple-history.com</a>')}</table>`,
+    });
+    expect((await get(`/events/${activated}`)).json().details_html).toBe(
+      `<p><a title="View plugin info" class="thickbox" href="${TEST_BASE}/wp-admin/plugin-install.php?tab=plugin-information&amp;plugin=simple-history&amp;section=&amp;TB_iframe=true&amp;width=640&amp;height=550">View plugin info</a></p>`,
+    );
+  });
 });

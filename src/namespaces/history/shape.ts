@@ -137,9 +137,41 @@ function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOption
   };
 }
 
+/** A row of the plugin logger's key-value table, laid out as its PHP template prints it. */
+const pluginRow = (label: string, value: string) => `\n\t\t\t\t<tr>\n\t\t\t\t\t<td>${label}</td>\n\t\t\t\t\t<td>${value}</td>\n\t\t\t\t</tr>\n\t\t\t\t`;
+
+/**
+ * The plugin logger's details (Plugin_Logger::get_log_row_details_output) of the events Lintel holds
+ * from an imported log: an installation's table (description up to its `<cite>`, source, version,
+ * author and URL as logged, a link to the plugin's page when it came from the repository) and an
+ * activation's or deactivation's link; other events (updates: the plugin's own notes) have none here.
+ */
+function pluginDetails(urls: SiteUrls, row: HistoryRow): string {
+  const c = row.context;
+  const info = `${urls.admin}/plugin-install.php?tab=plugin-information&amp;plugin=${c.plugin_slug}&amp;section=&amp;TB_iframe=true&amp;width=640&amp;height=550`;
+  if ((row.message_key === 'plugin_activated' || row.message_key === 'plugin_deactivated') && c.plugin_slug && !c.plugin_github_url) {
+    return `<p><a title="View plugin info" class="thickbox" href="${info}">View plugin info</a></p>`;
+  }
+  if (row.message_key !== 'plugin_installed' || c.plugin_description === undefined) return '';
+  const cite = c.plugin_description.indexOf('<cite>');
+  const source = c.plugin_install_source;
+  const values: [string, string][] = [
+    ['Description', cite > 0 ? c.plugin_description.slice(0, cite) : c.plugin_description],
+    ['Source', source === undefined ? '' : source === 'web' ? 'WordPress Plugin Repository' : source === 'upload' ? 'Uploaded ZIP archive' : escHtmlLegacy(source)],
+    ['Source file name', source === 'upload' && c.plugin_upload_name !== undefined ? escHtmlLegacy(c.plugin_upload_name) : ''],
+    ['Version', escHtmlLegacy(c.plugin_version ?? '')],
+    ['Author', c.plugin_author ?? ''],
+    ['URL', `<a href="${escHtmlLegacy(c.plugin_url ?? '')}">${escHtmlLegacy(c.plugin_url ?? '')}</a>`],
+  ];
+  const rows = values.filter(([, v]) => v.trim() !== '').map(([label, v]) => pluginRow(label, v));
+  const link = c.plugin_slug && source === 'web' ? pluginRow('', `<a title="View plugin info" class="thickbox" href="${info}">View plugin info</a>`) : '';
+  return `<table class='SimpleHistoryLogitem__keyValueTable'>${rows.join('')}${link}</table>`;
+}
+
 /** The custom entry's note is its one detail, shown as the legacy key-value table; the plugin's welcome event has its introduction. */
-function details(row: HistoryRow): { data: unknown[]; html: string | null } {
+function details(urls: SiteUrls, row: HistoryRow): { data: unknown[]; html: string | null } {
   if (row.logger === 'SimpleLogger' && row.context.is_welcome_message) return WELCOME_DETAILS;
+  if (row.logger === 'SimplePluginLogger') return { data: [], html: pluginDetails(urls, row) };
   if (row.logger !== 'CustomEntryLogger') return { data: [], html: '' };
   const note = row.context.note;
   if (!note) return { data: [], html: null };
@@ -189,7 +221,7 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
   const hasContext = Object.keys(c).length > 0;
   // The logger's HTML (most loggers: the interpolated message, escaped); the message is that HTML as text.
   const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? termHtml(site.urls, row, o) ?? escHtmlLegacy(interpolate(row.message, hasContext ? c : null));
-  const d = details(row);
+  const d = details(site.urls, row);
   const link = eventLink(site.urls, row.id);
   const gmt = new Date(`${row.date.replace(' ', 'T')}Z`);
   const out: Record<string, unknown> = {
