@@ -104,10 +104,9 @@ export const LOGGERS: Record<string, LoggerInfo> = {
   },
 };
 
-/** The post and term loggers show a post type or taxonomy by its label ("Updated event", `in taxonomy "Tag"`). */
+/** The post logger shows a post type by its label ("Updated event"); the term logger names taxonomies itself (shape.ts). */
 const LABELS: Record<string, Record<string, string>> = {
   post_type: { tribe_events: 'event', tribe_venue: 'venue', tribe_organizer: 'organizer' },
-  term_taxonomy: { tribe_events_cat: 'Event Category', post_tag: 'Tag' },
 };
 
 /** `{key}` placeholders replaced by the context's values; unknown ones stay as written (as the legacy does). */

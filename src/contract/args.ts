@@ -82,8 +82,9 @@ export const arg = {
     if (o?.maxItems !== undefined) s = s.max(o.maxItems);
     return build(toList, s, o);
   },
-  object: <const O extends Common<Record<string, unknown>> = {}>(shape: z.ZodRawShape | null, o?: O) =>
-    build<Record<string, unknown>, O>(toObject, shape ? z.looseObject(shape) : z.record(z.string(), z.unknown()), o),
+  /** An object with the properties of `shape`, or whose every property is of type `values` (`additionalProperties`). */
+  object: <const O extends Common<Record<string, unknown>> = {}>(shape: z.ZodRawShape | null, o?: O, values: z.ZodType = z.unknown()) =>
+    build<Record<string, unknown>, O>(toObject, shape ? z.looseObject(shape) : z.record(z.string(), values), o),
   /** An argument the legacy site declares without a type: anything goes through to its own check. */
   untyped: <const O extends UntypedOptions = {}>(o?: O) =>
     // A required untyped argument must still be sent (z.unknown() alone would accept its absence).

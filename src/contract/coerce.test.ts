@@ -27,7 +27,8 @@ describe('WordPress coercion', () => {
     expect(toList({ k: 'x' })).toEqual({ k: 'x' });
   });
 
-  it('reads the empty string as an empty object', () => {
+  it('reads the empty string as an empty object, and a list as one keyed by position', () => {
     expect(toObject('')).toEqual({});
+    expect({ ...(toObject(['x', 'y']) as object) }).toEqual({ 0: 'x', 1: 'y' });
   });
 });

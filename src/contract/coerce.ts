@@ -44,7 +44,8 @@ export function toList(v: unknown): unknown {
   return v;
 }
 
-/** Objects: the empty string is an empty object, as in PHP. */
+/** Objects (rest_is_object): the empty string is an empty object, and a list one keyed by position, as in PHP. */
 export function toObject(v: unknown): unknown {
-  return v === '' ? paramMap() : v;
+  if (v === '') return paramMap();
+  return Array.isArray(v) ? Object.assign(paramMap(), v) : v;
 }

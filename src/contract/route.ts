@@ -28,10 +28,13 @@ export interface RawBody {
 }
 
 /** What a handler answers: a body with an optional status (default 200) and headers. */
+export type ResultHeaders = Record<string, string | number>;
+
 export interface RestResult {
   status?: number;
   body: unknown;
-  headers?: Record<string, string>;
+  /** A number stays one where the headers are read as JSON (`_envelope`, a batch item), as PHP's `header( 'X-WP-Total', (int) $n )`. */
+  headers?: ResultHeaders;
   /** A body that is not JSON (an export file, an HTML preview, or a stream), sent as is. */
   raw?: RawBody;
   /** The answer's links (WordPress's `add_link`): `_links` after `_fields` has filtered the body, so no filter drops them. */

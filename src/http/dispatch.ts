@@ -7,7 +7,7 @@ import { errors } from '../contract/error-codes.ts';
 import { RestError, type ParamError } from '../contract/errors.ts';
 import { authorize, refuseUnlessAllowed } from '../contract/permission.ts';
 import type { Params } from '../lib/php-params.ts';
-import type { Method, RawBody, RestResult } from '../contract/route.ts';
+import type { Method, RawBody, RestResult, ResultHeaders } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
 import { unstorable, validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
@@ -36,7 +36,7 @@ export interface Plan {
 export interface Outcome {
   status: number;
   body: unknown;
-  headers: Record<string, string>;
+  headers: ResultHeaders;
   raw?: RawBody;
   links?: Record<string, unknown>;
   route: CompiledRoute | null;

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { Repeated, type Params } from '../lib/php-params.ts';
 import { toList } from '../contract/coerce.ts';
-import type { RawBody } from '../contract/route.ts';
+import type { RawBody, ResultHeaders } from '../contract/route.ts';
 
 /**
  * A JSON value already serialized, as a top-level value of an answer's body: what is kept between
@@ -149,7 +149,7 @@ export type RestAnswer = Shaped & { route: string };
 export interface ShapeInput {
   status: number;
   body: unknown;
-  headers: Record<string, string>;
+  headers: ResultHeaders;
   raw?: RawBody;
   links?: Record<string, unknown>;
   query: Params;
@@ -162,21 +162,24 @@ export interface ShapeInput {
   overriddenByHeader: boolean;
 }
 
+/** Headers as HTTP sends them: every value text. */
+const sent = (h: ResultHeaders): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]));
+
 export function shape(o: ShapeInput): Shaped {
   // A streamed body (a proxied event stream) bypasses the REST envelope, as the legacy handler
   // echoes and exits: only its own headers are sent.
-  if (o.body instanceof Readable) return { status: o.status, headers: { ...o.headers, ...(o.raw ? { 'Content-Type': o.raw.contentType } : {}) }, body: o.body };
+  if (o.body instanceof Readable) return { status: o.status, headers: { ...sent(o.headers), ...(o.raw ? { 'Content-Type': o.raw.contentType } : {}) }, body: o.body };
   if (o.raw?.printed) {
     // Printed during dispatch: only the headers sent before it (the REST ones and the handler's own),
     // not those sent after it (Allow, no-cache, CORS); never filtered or enveloped.
     const { Allow: _sentAfter, ...own } = o.headers;
-    return { status: o.status, headers: { ...restHeaders(o.apiRoot), ...own, 'Content-Type': o.raw.contentType }, body: o.method === 'HEAD' ? null : String(o.body) };
+    return { status: o.status, headers: { ...restHeaders(o.apiRoot), ...sent(own), 'Content-Type': o.raw.contentType }, body: o.method === 'HEAD' ? null : String(o.body) };
   }
   const isError = o.status >= 400;
   let body = o.body;
   if (!isError) body = filteredBody(body, 'fields' in o ? o.fields : o.query._fields, o.links);
   let status = o.status;
-  let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...o.headers };
+  let headers: Record<string, string> = { ...restHeaders(o.apiRoot), ...sent(o.headers) };
   if (o.raw) headers['Content-Type'] = o.raw.contentType;
   if (o.query._envelope !== undefined) {
     body = { body: parsed(body), status, headers: Object.keys(o.headers).length ? o.headers : [] };

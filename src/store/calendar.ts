@@ -159,6 +159,20 @@ export class CalendarRepo {
     return (r?.kind as 'event' | LinkedKind | undefined) ?? null;
   }
 
+  /** Which of these IDs name a calendar record of any kind, in one query. */
+  async existing(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await this.sql.query<{ id: number }>(`select id from calendar_events where id = any($1::int8[])
+      union all select id from calendar_venues where id = any($1::int8[]) union all select id from calendar_organizers where id = any($1::int8[])`, [ids]);
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** Which of these IDs name a category or tag, in one query. */
+  async existingTerms(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    return new Set((await this.sql.query<{ id: number }>('select id from calendar_terms where id = any($1::int8[])', [ids])).map((r) => Number(r.id)));
+  }
+
   async eventBySlug(slug: string): Promise<StoredEvent | null> {
     return this.bySlug('calendar_events', slug, (id) => this.storedEvent(id));
   }

@@ -96,6 +96,12 @@ export class UserRepo {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
+  /** The users with these IDs that exist, in one query. */
+  async byIds(ids: number[]): Promise<UserRecord[]> {
+    if (!ids.length) return [];
+    return (await this.sql.query<UserRow>('select * from users where id = any($1::int8[])', [ids])).map(toUser);
+  }
+
   async list(): Promise<UserRecord[]> {
     return (await this.sql.query<UserRow>('select * from users order by id')).map(toUser);
   }

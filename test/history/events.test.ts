@@ -57,6 +57,8 @@ describe('GET /events', () => {
     expect(res.headers['x-simplehistory-maxid']).toBe(String(body[0].id));
     expect(res.headers['x-simplehistory-maxdate']).toBe('2026-11-21 08:00:00');
     expect(res.headers.link).toBe(`<${TEST_BASE}/wp-json/history/v1/events?per_page=2&page=2>; rel="next"`);
+    // Set as integers by the legacy controller: numbers where a client reads them as JSON.
+    expect((await get('/events?per_page=2&_envelope=1')).json().headers).toMatchObject({ 'X-WP-Total': 4, 'X-WP-TotalPages': 2, 'X-SimpleHistory-MaxId': body[0].id });
     const page2 = (await get('/events?per_page=2&page=2')).json();
     expect(page2[0]).toMatchObject({ message: 'Updated redirection options', subsequent_occasions_count: 3 });
   });
@@ -142,6 +144,18 @@ describe('GET /events', () => {
     expect((await get('/events/has-updates?since_id=1&skip_count_query=yes')).json().new_events_count).toEqual(expect.any(Number));
     expect((await get('/events/has-updates?since_id=1&skip_count_query=true')).json()).toEqual({ new_events_count: null });
     expect((await get('/events/has-updates')).json().code).toBe('rest_missing_callback_param');
+  });
+
+  it('checks context_filters as an object of strings (a list is one keyed by position), as rest_validate_request_arg does', async () => {
+    const refusal = async (q: string) => (await get(`/events?${q}`)).json().data.params?.context_filters;
+    expect(await refusal('context_filters=abc')).toBe('context_filters is not of type object.');
+    expect(await refusal('context_filters[][]=true')).toBe('context_filters[0] is not of type string.');
+    expect(await refusal('context_filters[a][b]=1')).toBe('context_filters[a] is not of type string.');
+    expect((await post('/events?_method=GET', { context_filters: { group_name: 5 } })).json().data.params.context_filters).toBe('context_filters[group_name] is not of type string.');
+    expect((await get('/events?context_filters[]=x')).json()).toEqual([]);
+    const all = (await get('/events')).json();
+    expect((await get('/events?context_filters=')).json()).toEqual(all);
+    expect((await post('/events?_method=GET', { context_filters: [] })).json()).toEqual(all);
   });
 
   it('checks context and search first, as the legacy validate callbacks, and page, per_page with the typed filters only when those pass', async () => {
@@ -297,5 +311,23 @@ describe('initiator_data.user_profile_url', () => {
     expect(event.details_html).toMatch(/^<table class="SimpleHistoryLogitem__keyValueTable"><tbody><div class="sh-FeedIntroduction">\n\t\t\t<div class="sh-FeedIntroduction-row">\n\t\t\t\t<div><span class="sh-FeedIntroduction-emoji">🚀<\/span><\/div>/);
     expect(event.details_html).toContain('events are automatically cleared after 60 days');
     expect(event.details_html).toMatch(/<\/div>\n\t\t<\/div><\/tbody><\/table>$/);
+  });
+
+  it("shows the plugin logger's details of the log's installation events (imported from the legacy log) as the legacy site does", async () => {
+    const imported = (messageKey: string, message: string, context: Record<string, string>) =>
+      app.store.history.log({ logger: 'SimplePluginLogger', level: 'info', message, messageKey, initiator: 'wp_user', context: { ...context, _message_key: messageKey }, date: '2025-01-01 00:00:00', occasionsId: messageKey });
+    const installed = await imported('plugin_installed', 'Installed plugin "{plugin_name}"', {
+      plugin_name: 'Simple History', plugin_description: 'Plugin that logs various things.', plugin_url: 'https://simple-history.com', plugin_version: '5.23.1', plugin_author: 'Pär Thernström',
+    });
+    const activated = await imported('plugin_activated', 'Activated plugin "{plugin_name}"', { plugin_slug: 'simple-history', plugin_name: 'Simple History' });
+    // As the oracle answered (Simple History 5.23.1).
+    const row = (label: string, value: string) => `\n\t\t\t\t<tr>\n\t\t\t\t\t<td>${label}</td>\n\t\t\t\t\t<td>${value}</td>\n\t\t\t\t</tr>\n\t\t\t\t`;
+    expect((await get(`/events/${installed}`)).json()).toMatchObject({
+      details_data: [],
+      details_html: `<table class='SimpleHistoryLogitem__keyValueTable'>${row('Description', 'Plugin that logs various things.')}${row('Version', '5.23.1')}${row('Author', 'Pär Thernström')}${row('URL', '<a href="https://simple-history.com">https://simple-history.com</a>')}</table>`,
+    });
+    expect((await get(`/events/${activated}`)).json().details_html).toBe(
+      `<p><a title="View plugin info" class="thickbox" href="${TEST_BASE}/wp-admin/plugin-install.php?tab=plugin-information&amp;plugin=simple-history&amp;section=&amp;TB_iframe=true&amp;width=640&amp;height=550">View plugin info</a></p>`,
+    );
   });
 });

@@ -223,12 +223,12 @@ describe('email report previews', () => {
     expect(received[0].data).toContain('<strong>5</strong> events');
   });
 
-  it('answers 503 mail_not_configured without an SMTP server', async () => {
+  it('answers as a failed send (500 email_send_failed, as the legacy site without mail) without an SMTP server', async () => {
     const bare = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:08:00Z' } });
     try {
       const res = await bare.server.inject({ url: '/wp-json/history/v1/email-report/preview/email', headers: { authorization: await bare.auth('administrator') } });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().code).toBe('mail_not_configured');
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ code: 'email_send_failed', message: 'Failed to send test email.', data: { status: 500 } });
     } finally {
       await bare.close();
     }

@@ -129,6 +129,24 @@ describe('writes through Lintel in history/v1', () => {
     expect((await history(t, admin, '&loggers=SimpleCategoriesLogger')).map((e) => e.message_key)).toEqual(['deleted_term', 'edited_term', 'created_term']);
   });
 
+  it("shows term events as the legacy term logger does: the term linked to its edit page while it exists, the taxonomy to its terms page", async () => {
+    const { t, admin } = await start();
+    const tag = (await t.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/tags', headers: json(admin), payload: JSON.stringify({ name: 'Jazz' }) })).json();
+    const cat = (await t.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/categories', headers: json(admin), payload: JSON.stringify({ name: 'Running' }) })).json();
+    await t.server.inject({ method: 'POST', url: `/wp-json/calendar/events/v1/categories/${cat.id}`, headers: json(admin), payload: JSON.stringify({ name: 'Sports' }) });
+    await t.server.inject({ method: 'DELETE', url: `/wp-json/calendar/events/v1/categories/${cat.id}`, headers: { authorization: admin } });
+    const wpAdmin = 'http://lintel.test/wp-admin';
+    const log = (await history(t, admin, '&loggers=SimpleCategoriesLogger')) as unknown as { message_html: string; message: string }[];
+    expect(log.map((e) => e.message_html)).toEqual([
+      `Deleted term "Sports" from taxonomy <a href="${wpAdmin}/term.php?taxonomy=tribe_events_cat">"Event Category"</a>`,
+      // The term is gone: the message as logged, the taxonomy by its slug.
+      'Edited term "Sports" in taxonomy "tribe_events_cat"',
+      'Added term "Running" in taxonomy "tribe_events_cat"',
+      `Added term <a href="${wpAdmin}/term.php?taxonomy=post_tag&tag_ID=${tag.id}&post_type=post">"Jazz"</a> in taxonomy <a href="${wpAdmin}/term.php?taxonomy=post_tag">"Tag"</a>`,
+    ]);
+    expect(log[3].message).toBe('Added term "Jazz" in taxonomy "Tag"');
+  });
+
   it('logs redirection changes with the legacy logger name, message keys and context', async () => {
     const { t, admin } = await start();
     const groups = (await t.server.inject({ url: '/wp-json/redirection/v1/group', headers: { authorization: admin } })).json().items;

@@ -47,7 +47,7 @@ const args = {
 };
 
 /** One item of the answer; PHP encodes empty header maps as `[]`. */
-const ItemResponse = z.object({ body: z.unknown(), status: z.int(), headers: z.union([z.record(z.string(), z.string()), z.tuple([])]) });
+const ItemResponse = z.object({ body: z.unknown(), status: z.int(), headers: z.union([z.record(z.string(), z.union([z.string(), z.number()])), z.tuple([])]) });
 type ItemResponse = z.infer<typeof ItemResponse>;
 
 /** The answer: one item per request, in order; `failed` when `require-all-validate` ran none. */

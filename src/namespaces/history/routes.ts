@@ -6,7 +6,7 @@ import { toBoolean } from '../../contract/coerce.ts';
 import { json, raw } from '../../contract/reply.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { needs, onRecord, type Permission } from '../../contract/permission.ts';
-import { endpoint, route, type Args, type RestResult, type RouteDecl } from '../../contract/route.ts';
+import { endpoint, route, type Args, type RestResult, type ResultHeaders, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
@@ -77,41 +77,34 @@ async function siteOf(ctx: RestContext): Promise<ShapeSite> {
   return { urls: ctx.urls, zone: (await ctx.store.options.site()).timezone };
 }
 
-/** Display names of the users who reacted to these events (shown with the reactions). */
-async function reactionNames(ctx: RestContext, rows: HistoryRow[]): Promise<Map<number, string>> {
-  const ids = new Set<number>();
-  for (const r of rows) for (const list of Object.values(storedReactions(r.context))) for (const i of list) ids.add(i);
-  const names = new Map<number, string>();
-  for (const id of ids) {
-    const u = await ctx.store.users.byId(id);
-    if (u) names.set(id, u.displayName);
-  }
-  return names;
-}
+const storable = (id: number | null): id is number => id !== null && Number.isSafeInteger(id);
 
-/** The users the events name who still exist: only theirs have an edit link. */
-async function existingUsers(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
-  const ids = new Set(rows.flatMap((r) => [idIn(r.context, '_user_id'), idIn(r.context, 'created_user_id')]).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
-  const found = new Set<number>();
-  for (const id of ids) if (await ctx.store.users.byId(id)) found.add(id);
-  return found;
+/**
+ * The users the events name who still exist, by ID, in one query: those who reacted (their display
+ * names are shown with the reactions), and the event's user and a created user (only theirs have an edit link).
+ */
+async function namedUsers(ctx: RestContext, rows: HistoryRow[]): Promise<Map<number, string>> {
+  const ids = new Set<number>();
+  for (const r of rows) {
+    for (const id of [idIn(r.context, '_user_id'), idIn(r.context, 'created_user_id'), ...Object.values(storedReactions(r.context)).flat()]) if (storable(id)) ids.add(id);
+  }
+  return new Map((await ctx.store.users.byIds([...ids])).map((u) => [u.id, u.displayName]));
 }
 
 /** The calendar records the post logger's events name that still exist (in the trash too): theirs link to their edit page. */
 async function existingPosts(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
-  const ids = new Set(rows.filter((r) => r.logger === 'SimplePostLogger').map((r) => idIn(r.context, 'post_id')).filter((id): id is number => id !== null && Number.isSafeInteger(id)));
-  const found = new Set<number>();
-  for (const id of ids) if (await ctx.store.calendar.kindOf(id)) found.add(id);
-  return found;
+  return ctx.store.calendar.existing(rows.filter((r) => r.logger === 'SimplePostLogger').map((r) => idIn(r.context, 'post_id')).filter(storable));
+}
+
+/** The terms the term logger's events name that still exist: theirs link to their edit page. */
+async function existingTerms(ctx: RestContext, rows: HistoryRow[]): Promise<Set<number>> {
+  return ctx.store.calendar.existingTerms(rows.filter((r) => r.logger === 'SimpleCategoriesLogger').map((r) => idIn(r.context, 'term_id')).filter(storable));
 }
 
 async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = false) {
-  const site = await siteOf(ctx);
-  const names = await reactionNames(ctx, rows);
+  const [site, names, posts, terms] = await Promise.all([siteOf(ctx), namedUsers(ctx, rows), existingPosts(ctx, rows), existingTerms(ctx, rows)]);
   const editsUsers = can(ctx.user, 'manage_options');
-  const users = await existingUsers(ctx, rows);
-  const posts = await existingPosts(ctx, rows);
-  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users, posts }));
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users: new Set(names.keys()), posts, terms }));
 }
 
 /** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */
@@ -153,7 +146,7 @@ async function listEvents(ctx: RestContext, a: List): Promise<RestResult> {
     const sticky = await ctx.store.history.list({ readable: filter.readable, grouped: false, onlySticky: true }, { limit: 100, offset: 0 });
     body = [...(await shapeAll(ctx, sticky, true)), ...body];
   }
-  const headers: Record<string, string> = { 'X-WP-Total': String(total ?? 0), 'X-WP-TotalPages': String(pages), 'X-SimpleHistory-MaxId': String(rows[0]?.id ?? 0) };
+  const headers: ResultHeaders = { 'X-WP-Total': total ?? 0, 'X-WP-TotalPages': pages, 'X-SimpleHistory-MaxId': rows[0]?.id ?? 0 };
   if (rows[0]) headers['X-SimpleHistory-MaxDate'] = rows[0].date;
   const link = linkHeader(ctx, a.page, pages);
   if (link) headers.Link = link;
@@ -167,13 +160,13 @@ async function surrounding(ctx: RestContext, id: number, count: number): Promise
   return {
     body: await shapeAll(ctx, rows),
     headers: {
-      'X-WP-Total': String(rows.length),
-      'X-WP-TotalPages': '1',
-      'X-SimpleHistory-CenterEventId': String(id),
-      'X-SimpleHistory-EventsBefore': String(s.after.length),
-      'X-SimpleHistory-EventsAfter': String(s.before.length),
-      'X-SimpleHistory-MaxId': String(Math.max(...rows.map((r) => r.id))),
-      'X-SimpleHistory-MinId': String(Math.min(...rows.map((r) => r.id))),
+      'X-WP-Total': rows.length,
+      'X-WP-TotalPages': 1,
+      'X-SimpleHistory-CenterEventId': id,
+      'X-SimpleHistory-EventsBefore': s.after.length,
+      'X-SimpleHistory-EventsAfter': s.before.length,
+      'X-SimpleHistory-MaxId': Math.max(...rows.map((r) => r.id)),
+      'X-SimpleHistory-MinId': Math.min(...rows.map((r) => r.id)),
       'X-SimpleHistory-MaxDate': rows[0].date,
     },
   };

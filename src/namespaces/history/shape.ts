@@ -81,6 +81,46 @@ function postHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | nu
   });
 }
 
+/** The calendar's taxonomies as WordPress registers them: the label the term logger names them by, and the post type their edit link names. */
+const TAXONOMIES: Record<string, { label: string; postType: string }> = {
+  post_tag: { label: 'Tag', postType: 'post' },
+  tribe_events_cat: { label: 'Event Category', postType: 'tribe_events' },
+};
+
+/** The term logger's messages that link the term (while it exists) and its taxonomy to their wp-admin pages. */
+const TERM_LINKED: Record<string, { template: string; needsTerm: boolean }> = {
+  created_term: { template: 'Added term <a href="{term_edit_link}">"{term_name}"</a> in taxonomy <a href="{tax_edit_link}">"{termTaxonomySlugOrName}"</a>', needsTerm: true },
+  deleted_term: { template: 'Deleted term "{term_name}" from taxonomy <a href="{tax_edit_link}">"{termTaxonomySlugOrName}"</a>', needsTerm: false },
+  edited_term: { template: 'Edited term <a href="{term_edit_link}">"{to_term_name}"</a> in taxonomy <a href="{tax_edit_link}">"{toTermTaxonomySlugOrName}"</a>', needsTerm: true },
+};
+
+/**
+ * The term logger's own HTML (Categories_Logger::get_log_row_plain_text_output): nothing escaped (the
+ * names are logged as WordPress stores them); a taxonomy the site does not register leaves the message as
+ * logged; else the taxonomy links to its terms page, and the term, while it exists, to its edit page
+ * (get_edit_tag_link: only administrators read this logger, and they may edit every term).
+ */
+function termHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | null {
+  if (row.logger !== 'SimpleCategoriesLogger') return null;
+  const c = row.context;
+  const taxonomy = (row.message_key === 'edited_term' ? c.from_term_taxonomy : c.term_taxonomy) ?? '';
+  const registered = TAXONOMIES[taxonomy];
+  if (!registered) return interpolate(row.message, c);
+  const id = idIn(c, 'term_id');
+  const termLink = id !== null && o.terms?.has(id) ? `${urls.admin}/term.php?taxonomy=${taxonomy}&tag_ID=${id}&post_type=${registered.postType}` : null;
+  const linked = TERM_LINKED[row.message_key ?? ''];
+  const template = linked && (termLink || !linked.needsTerm) ? linked.template : row.message;
+  // Taxonomies by their label where the site registers them, else by their slug; an absent one stays a placeholder.
+  const named = (key: string, t: string | undefined) => (t === undefined ? {} : { [key]: TAXONOMIES[t]?.label ?? t });
+  return interpolate(template, {
+    ...c,
+    tax_edit_link: `${urls.admin}/term.php?taxonomy=${taxonomy}`,
+    ...(termLink ? { term_edit_link: termLink } : {}),
+    ...named('termTaxonomySlugOrName', c.term_taxonomy),
+    ...named('toTermTaxonomySlugOrName', c.to_term_taxonomy),
+  });
+}
+
 function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOptions) {
   const email = c._user_email;
   const img = email
@@ -97,9 +137,41 @@ function initiatorData(urls: SiteUrls, c: Record<string, string>, o: ShapeOption
   };
 }
 
+/** A row of the plugin logger's key-value table, laid out as its PHP template prints it. */
+const pluginRow = (label: string, value: string) => `\n\t\t\t\t<tr>\n\t\t\t\t\t<td>${label}</td>\n\t\t\t\t\t<td>${value}</td>\n\t\t\t\t</tr>\n\t\t\t\t`;
+
+/**
+ * The plugin logger's details (Plugin_Logger::get_log_row_details_output) of the events Lintel holds
+ * from an imported log: an installation's table (description up to its `<cite>`, source, version,
+ * author and URL as logged, a link to the plugin's page when it came from the repository) and an
+ * activation's or deactivation's link; other events (updates: the plugin's own notes) have none here.
+ */
+function pluginDetails(urls: SiteUrls, row: HistoryRow): string {
+  const c = row.context;
+  const info = `${urls.admin}/plugin-install.php?tab=plugin-information&amp;plugin=${c.plugin_slug}&amp;section=&amp;TB_iframe=true&amp;width=640&amp;height=550`;
+  if ((row.message_key === 'plugin_activated' || row.message_key === 'plugin_deactivated') && c.plugin_slug && !c.plugin_github_url) {
+    return `<p><a title="View plugin info" class="thickbox" href="${info}">View plugin info</a></p>`;
+  }
+  if (row.message_key !== 'plugin_installed' || c.plugin_description === undefined) return '';
+  const cite = c.plugin_description.indexOf('<cite>');
+  const source = c.plugin_install_source;
+  const values: [string, string][] = [
+    ['Description', cite > 0 ? c.plugin_description.slice(0, cite) : c.plugin_description],
+    ['Source', source === undefined ? '' : source === 'web' ? 'WordPress Plugin Repository' : source === 'upload' ? 'Uploaded ZIP archive' : escHtmlLegacy(source)],
+    ['Source file name', source === 'upload' && c.plugin_upload_name !== undefined ? escHtmlLegacy(c.plugin_upload_name) : ''],
+    ['Version', escHtmlLegacy(c.plugin_version ?? '')],
+    ['Author', c.plugin_author ?? ''],
+    ['URL', `<a href="${escHtmlLegacy(c.plugin_url ?? '')}">${escHtmlLegacy(c.plugin_url ?? '')}</a>`],
+  ];
+  const rows = values.filter(([, v]) => v.trim() !== '').map(([label, v]) => pluginRow(label, v));
+  const link = c.plugin_slug && source === 'web' ? pluginRow('', `<a title="View plugin info" class="thickbox" href="${info}">View plugin info</a>`) : '';
+  return `<table class='SimpleHistoryLogitem__keyValueTable'>${rows.join('')}${link}</table>`;
+}
+
 /** The custom entry's note is its one detail, shown as the legacy key-value table; the plugin's welcome event has its introduction. */
-function details(row: HistoryRow): { data: unknown[]; html: string | null } {
+function details(urls: SiteUrls, row: HistoryRow): { data: unknown[]; html: string | null } {
   if (row.logger === 'SimpleLogger' && row.context.is_welcome_message) return WELCOME_DETAILS;
+  if (row.logger === 'SimplePluginLogger') return { data: [], html: pluginDetails(urls, row) };
   if (row.logger !== 'CustomEntryLogger') return { data: [], html: '' };
   const note = row.context.note;
   if (!note) return { data: [], html: null };
@@ -140,14 +212,16 @@ export interface ShapeOptions {
   users?: Set<number>;
   /** The records the post logger's events name (`post_id`) that exist. */
   posts?: Set<number>;
+  /** The terms the term logger's events name (`term_id`) that exist. */
+  terms?: Set<number>;
 }
 
 export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = {}) {
   const c = row.context;
   const hasContext = Object.keys(c).length > 0;
   // The logger's HTML (most loggers: the interpolated message, escaped); the message is that HTML as text.
-  const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? escHtmlLegacy(interpolate(row.message, hasContext ? c : null));
-  const d = details(row);
+  const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? termHtml(site.urls, row, o) ?? escHtmlLegacy(interpolate(row.message, hasContext ? c : null));
+  const d = details(site.urls, row);
   const link = eventLink(site.urls, row.id);
   const gmt = new Date(`${row.date.replace(' ', 'T')}Z`);
   const out: Record<string, unknown> = {
