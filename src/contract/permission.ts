@@ -15,9 +15,10 @@ export interface Permission<A = unknown> {
   /** The refusal when `allows` is false (default: `rest_forbidden`, 401 anonymous / 403 logged in). */
   refuse?(user: User | null): RestError;
   /**
-   * Whether the record the path names exists, when the legacy site checks this permission on it
-   * (`current_user_can('edit_post', $id)`), which fails for a missing record: the method is then not
-   * in the `Allow` header of a refused request.
+   * Whether the permission holds on the record the request names, when the legacy site checks it
+   * there (`current_user_can('edit_post', $id)`, which fails for a missing record or one the caller
+   * may not change): the method is then not in the `Allow` header, of an answered request as of a
+   * refused one.
    */
   ofRecord?(ctx: RestContext, args: A): Promise<boolean>;
   /**

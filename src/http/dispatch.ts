@@ -90,21 +90,22 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
   try {
     planned ??= await plan(table, call);
     const result = await run(planned);
-    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call);
+    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call, await refusedOnRecord(planned));
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
     // Input the store cannot hold is not looked up: the record checks run on the path alone.
     const looked = planned && !planned.unstorable ? planned : pathOnly(table, call);
-    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(looked));
+    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await refusedOnRecord(looked));
   }
 }
 
 /**
- * The methods of a refused request's route whose permission the legacy site checks on a record the
- * path names that does not exist. (An answered request found its record: none.)
+ * The methods of the request's route whose permission the legacy site checks on the record the
+ * request names, and refuses there (a missing record, one the caller may not change): the legacy
+ * site runs every permission callback of the route for `Allow`, on answered requests too.
  */
-async function missingRecordMethods(p: (Plan & { idless?: boolean }) | null): Promise<Set<string>> {
+async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null): Promise<Set<string>> {
   const out = new Set<string>();
   for (const e of p?.route.endpoints ?? []) {
     const { permission, methods } = e.endpoint;
