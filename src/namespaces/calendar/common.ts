@@ -23,6 +23,16 @@ export function statusesFor(ctx: RestContext, asked: string[] | undefined): stri
   return asked?.length ? asked : can(ctx.user, 'edit_posts') ? STATUSES : ['publish'];
 }
 
+/**
+ * scale_back_post_status, on every create and update of an event, venue or organizer: the status sent,
+ * else publish; those who may not publish get pending for publish or future, and draft when they sent none.
+ */
+export function scaleBackStatus(ctx: RestContext, asked: string | undefined): string {
+  if (can(ctx.user, 'publish_posts')) return asked || 'publish';
+  if (asked === 'publish' || asked === 'future') return 'pending';
+  return asked || 'draft';
+}
+
 /** May this user read a record in this status? Drafts and the like need an editor, or their author. */
 export function canRead(ctx: RestContext, r: { status: string; author: number }): boolean {
   if (r.status === 'publish') return true;

@@ -6,7 +6,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } from './args.ts';
-import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
 
@@ -71,8 +71,8 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
     if (creating) f.slug = slugify(String(name));
   }
   if (a.description !== undefined && a.description !== null) f.description = String(a.description);
-  if (a.status !== undefined && a.status !== null) f.status = String(a.status);
-  else if (creating) f.status = 'publish';
+  // Updates too: one that sends no status publishes a draft or trashed record (for those who may publish).
+  f.status = scaleBackStatus(ctx, a.status === undefined || a.status === null ? undefined : String(a.status));
   if (a.author !== undefined && a.author !== null) {
     f.author = Number(a.author);
     assertMayAttribute(ctx, f.author as number, creating);
@@ -117,8 +117,11 @@ export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record
 
 export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
+  const f = linkedFields(ctx, kind, a, false);
+  // Out of the trash, the record takes back the slug it had (wp_insert_post's `_wp_desired_post_slug`).
+  if (r.status === 'trash' && f.status !== 'trash') f.slug = r.slug.replace(/__trashed$/, '');
   const updated = await ctx.store.transaction(async (store) => {
-    await store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
+    await store.calendar.updateLinked(kind, r.id, f, ctx.clock.now());
     const row = await loadLinked({ ...ctx, store }, kind, r.id);
     const visibility = (x: Row) => ({ status: x.status, password: '', terms: [] });
     await logPost(store, ctx, 'post_updated', kind, row, { before: visibility(r), after: visibility(row) });
