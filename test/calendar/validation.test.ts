@@ -189,3 +189,14 @@ describe('validate callbacks of the writes', () => {
     expect((await send('POST', '/categories', { name: 'Child', parent: music.id })).json().parent).toBe(music.id);
   });
 });
+
+describe('a slug in the path', () => {
+  it('ends at its first `?`, decoded (the legacy path is cut there): a slug starting with one leaves no route', async () => {
+    const noRoute = await get('/venues/by-slug/%3Fx');
+    expect(noRoute.statusCode).toBe(404);
+    expect(noRoute.json()).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    expect(noRoute.headers.allow).toBeUndefined();
+    // `checked%3Fx` names the event `checked`.
+    expect((await get('/events/by-slug/checked%3Fx')).json().id).toBe(eventId);
+  });
+});
