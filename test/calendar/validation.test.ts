@@ -200,3 +200,13 @@ describe('a slug in the path', () => {
     expect((await get('/events/by-slug/checked%3Fx')).json().id).toBe(eventId);
   });
 });
+
+describe('is_time', () => {
+  it('takes a zone alone as strtotime does (now): an abbreviation PHP knows, a military letter but j, an offset', async () => {
+    const admin = await app.auth('administrator');
+    const venue = (date: string) =>
+      app.server.inject({ method: 'POST', url: `${NS}/venues`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ venue: `Zone ${date}`, date }) });
+    for (const date of ['O', 'est', 'utc+2', '+2']) expect((await venue(date)).statusCode, date).toBe(201);
+    for (const date of ['j', 'xyz']) expect((await venue(date)).json(), date).toEqual(invalid('date'));
+  });
+});
