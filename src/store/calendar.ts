@@ -314,9 +314,11 @@ export class CalendarRepo {
     if (q.onlyWithUpcoming !== undefined) where.push(`${linked} and e.end_date >= ${p.next(q.onlyWithUpcoming)}::timestamp)`);
     // The legacy site counts before applying the search (see DEVIATIONS.md); Lintel counts what it lists.
     if (q.search !== undefined) {
-      const pattern = p.next(`%${q.search}%`);
-      const extra = kind === 'venue' ? ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'] : ['phone', 'website', 'email'];
-      where.push(`(${['name', 'description', 'excerpt', ...extra].map((c) => `r.${c} ilike ${pattern}`).join(' or ')})`);
+      // find_like: the search cut at every character but letters, digits and hyphens (empty and '0' pieces
+      // dropped, array_filter), each piece found in the same field; no piece finds nothing.
+      const pieces = q.search.split(/[^a-z\d-]+/i).filter((x) => x !== '' && x !== '0').map((x) => p.next(`%${x.toLowerCase()}%`));
+      const fields = ['name', 'description', 'excerpt', ...(kind === 'venue' ? ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'] : ['phone', 'email', 'website'])];
+      where.push(pieces.length ? `(${fields.map((c) => `(${pieces.map((x) => `r.${c} ilike ${x}`).join(' and ')})`).join(' or ')})` : 'false');
     }
     const cond = where.join(' and ');
     const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${LINKED[kind]} r where ${cond}`, p.params);

@@ -73,3 +73,21 @@ describe('the echoed status', () => {
     expect(await restUrl('/organizers?status=publish,')).toMatch(/&status=publish$/);
   });
 });
+
+describe('venue and organizer search', () => {
+  it('finds each run of letters, digits and hyphens in one field (find_like): punctuation and other scripts separate them, and nothing is left to find with none', async () => {
+    const admin = await app.auth('administrator');
+    const make = (body: object) => app.server.inject({ method: 'POST', url: `${NS}/organizers`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const phone = (await make({ organizer: 'Dial Club', phone: '+1 646 555 0123' })).json().id;
+    const mail = (await make({ organizer: 'Mail Club', email: 'hello@mail-club.example' })).json().id;
+    const found = async (search: string) => {
+      const res = await app.server.inject({ method: 'GET', url: `${NS}/organizers?per_page=50&search=${encodeURIComponent(search)}` });
+      return res.json().organizers.map((o: { id: number }) => o.id).filter((id: number) => id === phone || id === mail);
+    };
+    expect(await found(':3')).toEqual([phone]);
+    expect(await found('HELLO mail-club')).toEqual([mail]);
+    // Both pieces must be in one field: "dial" is in the name, "0123" in the phone.
+    expect(await found('dial 0123')).toEqual([]);
+    expect(await found('😀 %')).toEqual([]);
+  });
+});
