@@ -26,11 +26,18 @@ export interface Permission<A = unknown> {
    * (a query `id` overrides the path's), so a value that is no ID (a list, a word) finds no record.
    */
   anyValueLooksUp?: boolean;
+  /** With `ofRecord`: the check reads the request's own parameters (`ctx.params`), so it runs whatever they hold. */
+  readsRequest?: boolean;
 }
 
 /** The permission, checked by the legacy site on the record the path names (`anyValueLooksUp`: see Permission). */
 export function onRecord<A>(p: Permission<A>, exists: NonNullable<Permission<A>['ofRecord']>, anyValueLooksUp = false): Permission<A> {
   return { ...p, ofRecord: exists, ...(anyValueLooksUp ? { anyValueLooksUp } : {}) };
+}
+
+/** The permission, checked by the legacy site on what the request's own parameters name (`$request['id']`), whatever they hold. */
+export function onRequest<A>(p: Permission<A>, holds: NonNullable<Permission<A>['ofRecord']>): Permission<A> {
+  return { ...p, ofRecord: holds, readsRequest: true };
 }
 
 export const publicAccess: Permission = { allows: () => true };

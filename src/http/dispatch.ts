@@ -110,7 +110,7 @@ async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null): Promise
   for (const e of p?.route.endpoints ?? []) {
     const { permission, methods } = e.endpoint;
     if (!permission.ofRecord) continue;
-    const missing = p!.idless ? permission.anyValueLooksUp === true : !(await permission.ofRecord(p!.ctx, p!.args));
+    const missing = p!.idless && !permission.readsRequest ? permission.anyValueLooksUp === true : !(await permission.ofRecord(p!.ctx, p!.args));
     if (missing) for (const m of methods) out.add(m);
   }
   return out;
@@ -120,7 +120,8 @@ async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null): Promise
  * A request whose parameters were refused, for the Allow header's record checks: the legacy
  * permission callbacks read the request's own path parameters (a query or body `id` overrides the
  * path's). A list or a number that is no ID there (`idless`) is left to the plain permissions, but
- * for those that look up any value (`anyValueLooksUp`), which find no record.
+ * for those that look up any value (`anyValueLooksUp`), which find no record, and those that read
+ * the request themselves (`readsRequest`).
  */
 function pathOnly(table: RouteTable, call: RestCall): (Plan & { idless: boolean }) | null {
   const at = located(table, call);

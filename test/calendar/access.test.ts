@@ -140,5 +140,9 @@ describe('writes on one record', () => {
     expect(allow(await call('GET', '/organizers/999999', undefined, editor))).toBe('GET');
     expect(allow(await call('GET', '/events/999999', undefined, contributor))).toBe(ALL);
     expect(allow(await call('GET', `/events/${protectedId}`, undefined, contributor))).toBe('GET');
+    // An `id` list is read as PHP's (int) of it, post 1: WordPress's first post, the administrator's.
+    expect(allow(await call('GET', `/organizers/${own}?id[]=${own}`, undefined, contributor))).toBe('GET');
+    expect(allow(await call('GET', `/events/${protectedId}?id[a][b]=4`, undefined, contributor))).toBe('GET');
+    expect(allow(await call('GET', `/venues/${others}?id[]=5`, undefined, editor))).toBe(ALL);
   });
 });

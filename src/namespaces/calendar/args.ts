@@ -12,6 +12,8 @@ import { can } from '../../lib/roles.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { termOf } from './lookups.ts';
 
+/** A parameter as PHP reads it: of a repeated name, the last value. */
+export const lastOf = (v: unknown) => (v instanceof Repeated ? v[v.length - 1] : v);
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
@@ -81,7 +83,7 @@ function tecTyped(type: 'integer' | 'string', description: string, validate: (v:
   const required = o.required === true;
   const typed = type === 'integer' ? isRestInteger : (v: unknown) => typeof v === 'string';
   const schema = z
-    .preprocess((v) => (v instanceof Repeated ? v[v.length - 1] : v), z.unknown().superRefine((v, ctx) => {
+    .preprocess(lastOf, z.unknown().superRefine((v, ctx) => {
       if (v === undefined) {
         if (required) ctx.addIssue({ code: 'custom', input: v });
       } else if (!validate(v)) ctx.addIssue({ code: 'custom', input: v });
@@ -108,7 +110,7 @@ export const isTruthy = (v: unknown) =>
  */
 function ticketed(description: string) {
   const schema = z
-    .preprocess((v) => (v instanceof Repeated ? v[v.length - 1] : v), z.unknown().superRefine((v, ctx) => {
+    .preprocess(lastOf, z.unknown().superRefine((v, ctx) => {
       if (v === undefined) return;
       if (isTruthy(v)) ctx.addIssue({ code: 'custom', input: v, params: { wp: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } } });
       else if (typeof toBoolean(v) !== 'boolean') ctx.addIssue({ code: 'invalid_type', expected: 'boolean', input: v });
@@ -148,7 +150,7 @@ function urldecode(s: string): string {
  * is itself a list stays one (the legacy lookups crash on it: see calendar-array-crash).
  */
 export function listToArray(v: unknown): unknown[] {
-  if (v instanceof Repeated) v = v[v.length - 1];
+  v = lastOf(v);
   if (isEmpty(v)) return [];
   const items = typeof v === 'object' && v !== null ? Object.values(v) : urldecode(String(v === true ? 1 : v)).split(/\s*,\s*/);
   return items.filter((x) => x !== '').map((x) => (isNumeric(x) ? Number(String(x).trim()) : x));

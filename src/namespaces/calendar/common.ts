@@ -55,7 +55,8 @@ export function canEdit(ctx: RestContext, r: { author: number; status: string })
 
 /** The calendar record an ID names, whatever its kind (get_post). */
 export async function postOf(ctx: RestContext, id: number): Promise<{ author: number; status: string } | null> {
-  const kind = await ctx.store.calendar.kindOf(id);
+  // None beyond 2^53 (see core-integer-range).
+  const kind = Number.isSafeInteger(id) && id > 0 ? await ctx.store.calendar.kindOf(id) : null;
   if (kind === null) return null;
   return kind === 'event' ? ctx.store.calendar.event(id) : kind === 'venue' ? ctx.store.calendar.venue(id) : ctx.store.calendar.organizer(id);
 }
