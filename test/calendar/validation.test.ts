@@ -210,3 +210,22 @@ describe('is_time', () => {
     for (const date of ['j', 'xyz']) expect((await venue(date)).json(), date).toEqual(invalid('date'));
   });
 });
+
+describe('a JSON null', () => {
+  it('skips the validate callback and fails the declared type, with the schema checks, in the order sent', async () => {
+    const res = await app.server.inject({
+      method: 'POST', url: `${NS}/venues`, headers: { authorization: await app.auth('administrator'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ venue: 'Null Hall', status: null, author: null }),
+    });
+    expect(res.json()).toEqual({
+      code: 'rest_invalid_param', message: 'Invalid parameter(s): status, author',
+      data: {
+        status: 400, params: { status: 'status is not of type string.', author: 'author is not of type integer.' },
+        details: {
+          status: { code: 'rest_invalid_type', message: 'status is not of type string.', data: { param: 'status' } },
+          author: { code: 'rest_invalid_type', message: 'author is not of type integer.', data: { param: 'author' } },
+        },
+      },
+    });
+  });
+});

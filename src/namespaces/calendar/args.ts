@@ -86,7 +86,8 @@ function tecTyped(type: 'integer' | 'string', description: string, validate: (v:
     .preprocess(lastOf, z.unknown().superRefine((v, ctx) => {
       if (v === undefined) {
         if (required) ctx.addIssue({ code: 'custom', input: v });
-      } else if (!validate(v)) ctx.addIssue({ code: 'custom', input: v });
+      } else if (v === null) ctx.addIssue({ code: 'invalid_type', expected: type, input: v });
+      else if (!validate(v)) ctx.addIssue({ code: 'custom', input: v });
       else if (!typed(v)) ctx.addIssue({ code: 'invalid_type', expected: type, input: v });
     }))
     .transform((v) => (v === undefined ? undefined : type === 'integer' ? Number(String(v).trim()) : String(v)))
