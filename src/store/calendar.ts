@@ -380,10 +380,12 @@ export class CalendarRepo {
   }
 
   /** Creates the term, unless its taxonomy has one with the slug already, even one created concurrently: then that one's ID. */
+  /** An empty slug is the new term's ID, as WordPress names a term whose name makes no slug. */
   async createTerm(t: Omit<TermRow, 'id' | 'count'>): Promise<{ id: number; created: boolean }> {
     for (;;) {
-      const [r] = await this.sql.query<{ id: number }>(`insert into calendar_terms (taxonomy, name, slug, description, parent)
-        values ($1, $2, $3, $4, $5) on conflict (taxonomy, slug) do nothing returning id`, [t.taxonomy, t.name, t.slug, t.description, t.parent]);
+      const [r] = await this.sql.query<{ id: number }>(`with n as (select nextval('term_id_seq') as id)
+        insert into calendar_terms (id, taxonomy, name, slug, description, parent)
+        select n.id, $1, $2, case when $3 = '' then n.id::text else $3 end, $4, $5 from n on conflict (taxonomy, slug) do nothing returning id`, [t.taxonomy, t.name, t.slug, t.description, t.parent]);
       if (r) return { id: r.id, created: true };
       // The conflicting term is committed by now (the insert waited for it), unless it was deleted since: then insert again.
       const [existing] = await this.sql.query<{ id: number }>('select id from calendar_terms where taxonomy = $1 and slug = $2', [t.taxonomy, t.slug]);
