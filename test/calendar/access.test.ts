@@ -115,6 +115,16 @@ describe('writes on one record', () => {
     expect((await call('PATCH', `/organizers/${draft.json().id}`, { phone: '556' }, await app.auth('editor'))).json()).toMatchObject({ status: 'publish', slug: 'quiet-circle' });
   });
 
+  it('take the post date sent (date in site time, date_utc in UTC); a published one dated ahead is scheduled', async () => {
+    // The clock is 2026-11-21 12:06:30 UTC; the site is in New York.
+    const past = (await call('POST', '/organizers', { organizer: 'Dated Guild', date: '2026-01-05 09:30:00' }, admin)).json();
+    expect(past).toMatchObject({ status: 'publish', date: '2026-01-05 09:30:00', date_utc: '2026-01-05 14:30:00', modified_utc: '2026-01-05 14:30:00' });
+    const ahead = (await call('POST', '/venues', { venue: 'Future Hall', date_utc: '2027-02-01 10:00:00' }, admin)).json();
+    expect(ahead).toMatchObject({ status: 'future', date: '2027-02-01 05:00:00', url: `http://lintel.test/?post_type=tribe_venue&p=${ahead.id}` });
+    const moved = (await call('PATCH', `/venues/${ahead.id}`, { date_utc: '2026-11-01 13:00:00' }, admin)).json();
+    expect(moved).toMatchObject({ status: 'publish', date: '2026-11-01 08:00:00', slug: 'future-hall' });
+  });
+
   it('an update without status brings a trashed venue back, published under its slug', async () => {
     const id = (await call('POST', '/venues', { venue: 'Old Mill' }, admin)).json().id;
     expect((await call('DELETE', `/venues/${id}`, undefined, admin)).json()).toMatchObject({ status: 'trash', slug: 'old-mill__trashed' });

@@ -1,5 +1,6 @@
 /** Venues and organizers: one implementation, two kinds. */
-import { fmt, instantToWall } from '../../lib/time.ts';
+import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
+import { parseWall } from '../../lib/dates.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
@@ -97,12 +98,38 @@ function stateProvince(f: Record<string, unknown>): string {
   return f.province ? String(f.province) : '';
 }
 
+/**
+ * The post date a write names (prepare_postarr): `date_utc` in UTC, else on a create `date` in site
+ * time, read as strtotime does; none keeps the record's own. (An update's `date` alone changes the
+ * local date only, wp_update_post keeping the UTC one: Lintel, one date per record, keeps both.)
+ */
+async function postDate(ctx: RestContext, a: Record<string, unknown>, creating: boolean): Promise<Date | undefined> {
+  const now = ctx.clock.now();
+  if (typeof a.date_utc === 'string') {
+    const wall = parseWall(a.date_utc, now);
+    if (wall) return wall;
+  }
+  if (!creating || typeof a.date !== 'string') return undefined;
+  const zone = (await siteOf(ctx)).zone;
+  const wall = parseWall(a.date, instantToWall(now, zone));
+  return wall ? wallToInstant(wall, zone) : undefined;
+}
+
+/** wp_insert_post: a post published with a date a minute or more ahead is scheduled (future), a future one whose date has come is published. */
+function scheduled(status: string | undefined, date: Date, now: Date): string | undefined {
+  const ahead = date.getTime() - now.getTime() >= 60_000;
+  return status === 'publish' && ahead ? 'future' : status === 'future' && !ahead ? 'publish' : status;
+}
+
 /** Creates a venue/organizer, or reuses an identical one (the legacy duplicate check). */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
   const f = linkedFields(ctx, kind, a, true);
   const dup = await ctx.store.calendar.findDuplicate(kind, f);
   if (dup !== null) return dup;
-  const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, ctx.clock.now());
+  // A new record's date, given or now, is its modified date too.
+  const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
+  f.status = scheduled(f.status, date, ctx.clock.now());
+  const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, date);
   await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
   return id;
 }
@@ -117,7 +144,10 @@ export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record
 
 export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
-  const f = linkedFields(ctx, kind, a, false);
+  const f: Partial<VenueFields & OrganizerFields> & { created?: Date } = linkedFields(ctx, kind, a, false);
+  const date = await postDate(ctx, a, false);
+  if (date) f.created = new Date(Math.floor(date.getTime() / 1000) * 1000);
+  f.status = scheduled(f.status, date ?? r.created, ctx.clock.now());
   // Out of the trash, the record takes back the slug it had (wp_insert_post's `_wp_desired_post_slug`).
   if (r.status === 'trash' && f.status !== 'trash') f.slug = r.slug.replace(/__trashed$/, '');
   const updated = await ctx.store.transaction(async (store) => {
