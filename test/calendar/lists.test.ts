@@ -46,6 +46,10 @@ describe('has_events and only_with_upcoming', () => {
     const found = async (q: string) => (await send('GET', `/organizers?per_page=50&${q}`)).json().organizers.map((o: { id: number }) => o.id);
     for (const q of ['has_events[5]=true', 'has_events=enabled', 'has_events=Y', 'only_with_upcoming[]=0']) expect(await found(q), q).toEqual([organizer]);
     expect(await found('has_events=0')).not.toContain(organizer);
+    // The echo joins the items as PHP makes strings of them: a list inside is "Array".
+    const echoed = async (q: string) => new URL((await send('GET', `/organizers?${q}`)).json().rest_url).searchParams.get('has_events');
+    expect(await echoed('has_events[0][]=true')).toBe('Array');
+    expect(await echoed('has_events[a]=1&has_events[b][]=2')).toBe('1,Array');
   });
 });
 

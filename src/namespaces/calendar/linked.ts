@@ -38,12 +38,15 @@ export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Linke
   const pages = Math.ceil(total / perPage);
   const echo: Echo[] = [['page', a.page], ['per_page', perPage]];
   if (a.event !== undefined) echo.push(['event', a.event]);
-  // A list is echoed as its items joined by commas (Tribe__Utils__Array::to_list).
-  if (a.has_events !== undefined) echo.push(['has_events', typeof a.has_events === 'object' && a.has_events !== null ? Object.values(a.has_events).join(',') : String(a.has_events)]);
+  // Echoed as Tribe__Utils__Array::to_list writes it: the items joined by commas, as PHP makes strings of them (a list is "Array").
+  if (a.has_events !== undefined) echo.push(['has_events', (typeof a.has_events === 'object' && a.has_events !== null ? Object.values(a.has_events) : [a.has_events]).map(phpString).join(',')]);
   echo.push(statusEcho(ctx, a.status));
   const links = archiveLinks(site.ctx.urls.rest(`/${site.ns}/${PLURAL[kind]}/`), echo, a.page, a.page < pages);
   return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
 }
+
+/** PHP's string of a scalar (true is "1", false and null empty) or of an array ("Array"). */
+const phpString = (v: unknown) => (typeof v === 'object' && v !== null ? 'Array' : v === true ? '1' : v === false || v === null ? '' : String(v));
 
 export async function loadLinked(ctx: RestContext, kind: LinkedKind, id: number): Promise<Row> {
   const r = kind === 'venue' ? await ctx.store.calendar.venue(id) : await ctx.store.calendar.organizer(id);
