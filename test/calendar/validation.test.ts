@@ -229,3 +229,10 @@ describe('a JSON null', () => {
     });
   });
 });
+
+describe('the declared types of the callbacks', () => {
+  it('are checked only once every validate callback passed, with the schema checks', async () => {
+    expect((await get('/events?post_parent=999999&ticketed=abc')).json()).toEqual(invalid('post_parent'));
+    expect((await get('/events?ticketed=abc')).json().data.params).toEqual({ ticketed: 'ticketed is not of type boolean.' });
+  });
+});

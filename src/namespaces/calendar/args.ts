@@ -1,6 +1,6 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
 import { z } from 'zod';
-import { arg, hasValidateCallback, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
+import { arg, hasValidateCallback, withLookup, withTypeAfterCallbacks, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
 import { compileArgs, validateArgs, type CompiledArg } from '../../contract/validate.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
@@ -92,7 +92,7 @@ function tecTyped(type: 'integer' | 'string', description: string, validate: (v:
     }))
     .transform((v) => (v === undefined ? undefined : type === 'integer' ? Number(String(v).trim()) : String(v)))
     .meta({ description, type, ...('default' in o ? { default: null } : {}) });
-  return o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema);
+  return withTypeAfterCallbacks(o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema));
 }
 type Req<T, R> = Arg<R extends true ? T : T | undefined>;
 export const tecInt = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
@@ -118,7 +118,7 @@ function ticketed(description: string) {
     }))
     .transform((v) => (v === undefined ? undefined : (toBoolean(v) as boolean)))
     .meta({ description, type: 'boolean' });
-  return withValidateCallback(schema) as Arg<boolean | undefined>;
+  return withTypeAfterCallbacks(withValidateCallback(schema)) as Arg<boolean | undefined>;
 }
 
 /** A TEC argument with its own validate callback ("Invalid parameter." on failure). */
@@ -245,7 +245,7 @@ export const eventListArgs = {
   geoloc_lat: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', keywords: { format: 'double' } }),
   geoloc_lng: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', keywords: { format: 'double' } }),
   include: ids('Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.'),
-  post_parent: tecInt('Events should be filtered by their post_parent being the specified one.', V.castsToId),
+  post_parent: tecInt('Events should be filtered by their post_parent being the specified one.', V.castsToId, { lookup: isEventId }),
   ticketed: ticketed('Filter events with or without tickets.'),
 };
 

@@ -87,10 +87,8 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   const linkedIds = (items: (string | number)[]) => items.map((x) => (Number.isInteger(x) ? Number(x) : 0));
   if (a.venue) q.venues = linkedIds(a.venue);
   if (a.organizer) q.organizers = linkedIds(a.organizer);
-  if (a.post_parent !== undefined) {
-    if ((await store.kindOf(a.post_parent)) !== 'event') throw invalidParam('post_parent');
-    q.postParent = a.post_parent;
-  }
+  // Its validate callback (is_event_id) found the event.
+  if (a.post_parent !== undefined) q.postParent = a.post_parent;
   // geoloc, geoloc_lat and geoloc_lng need the paid Pro add-on: the legacy site passes them on to its links (with geoloc only) and filters nothing.
 
   const { rows, total } = await store.eventArchive(q);
