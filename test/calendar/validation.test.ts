@@ -196,8 +196,10 @@ describe('a slug in the path', () => {
     expect(noRoute.statusCode).toBe(404);
     expect(noRoute.json()).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
     expect(noRoute.headers.allow).toBeUndefined();
-    // `checked%3Fx` names the event `checked`.
+    // `checked%3Fx` names the event `checked`; trailing backslashes go as trailing slashes do.
     expect((await get('/events/by-slug/checked%3Fx')).json().id).toBe(eventId);
+    expect((await get('/events/by-slug/checked%5C')).json().id).toBe(eventId);
+    expect((await get('/venues/by-slug/%5C')).json().code).toBe('rest_no_route');
   });
 });
 
