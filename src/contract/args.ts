@@ -116,6 +116,19 @@ export function withValidateCallback<S extends z.ZodType>(schema: S): S {
 
 export const hasValidateCallback = (schema: z.ZodType): boolean => ownCallback.has(schema);
 
+const typeLater = new WeakSet<z.ZodType>();
+/**
+ * A schema with a validate callback that leaves its declared type to WordPress's schema check
+ * (rest_parse_request_arg, in sanitize_params): a value of the wrong type is refused with the other
+ * schema checks, only once every validate callback of the request passed.
+ */
+export function withTypeAfterCallbacks<S extends z.ZodType>(schema: S): S {
+  typeLater.add(schema);
+  return schema;
+}
+
+export const checksTypeAfterCallbacks = (schema: z.ZodType): boolean => typeLater.has(schema);
+
 /** A validate callback's record lookup: whether the accepted value names a record (`is_venue_id`). */
 export type Lookup = (ctx: RestContext, value: unknown) => Promise<boolean>;
 const lookups = new WeakMap<z.ZodType, Lookup>();

@@ -15,9 +15,10 @@ export interface Permission<A = unknown> {
   /** The refusal when `allows` is false (default: `rest_forbidden`, 401 anonymous / 403 logged in). */
   refuse?(user: User | null): RestError;
   /**
-   * Whether the record the path names exists, when the legacy site checks this permission on it
-   * (`current_user_can('edit_post', $id)`), which fails for a missing record: the method is then not
-   * in the `Allow` header of a refused request.
+   * Whether the permission holds on the record the request names, when the legacy site checks it
+   * there (`current_user_can('edit_post', $id)`, which fails for a missing record or one the caller
+   * may not change): the method is then not in the `Allow` header, of an answered request as of a
+   * refused one.
    */
   ofRecord?(ctx: RestContext, args: A): Promise<boolean>;
   /**
@@ -25,11 +26,18 @@ export interface Permission<A = unknown> {
    * (a query `id` overrides the path's), so a value that is no ID (a list, a word) finds no record.
    */
   anyValueLooksUp?: boolean;
+  /** With `ofRecord`: the check reads the request's own parameters (`ctx.params`), so it runs whatever they hold. */
+  readsRequest?: boolean;
 }
 
 /** The permission, checked by the legacy site on the record the path names (`anyValueLooksUp`: see Permission). */
 export function onRecord<A>(p: Permission<A>, exists: NonNullable<Permission<A>['ofRecord']>, anyValueLooksUp = false): Permission<A> {
   return { ...p, ofRecord: exists, ...(anyValueLooksUp ? { anyValueLooksUp } : {}) };
+}
+
+/** The permission, checked by the legacy site on what the request's own parameters name (`$request['id']`), whatever they hold. */
+export function onRequest<A>(p: Permission<A>, holds: NonNullable<Permission<A>['ofRecord']>): Permission<A> {
+  return { ...p, ofRecord: holds, readsRequest: true };
 }
 
 export const publicAccess: Permission = { allows: () => true };

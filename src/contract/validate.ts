@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from '../lib/php-params.ts';
-import { hasValidateCallback, lookupOf } from './args.ts';
+import { checksTypeAfterCallbacks, hasValidateCallback, lookupOf } from './args.ts';
 import type { RestContext } from './context.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
@@ -54,15 +54,20 @@ export async function validateArgs(
   const unsafeIds = new Set(unsafePathIds(path));
   // The arguments with validate callbacks of their own first, in declaration order (has_valid_params); the schema
   // checks of the others only when those pass, in the order the request sent them, unsent ones last (sanitize_params).
-  const sent = new Map(Object.keys(params).map((name, i) => [name, i]));
+  // (The nulls, left out of the merged parameters, after the others in the order sent.)
+  const sent = new Map([...Object.keys(params), ...nulls].map((name, i) => [name, i]));
   const position = (a: CompiledArg) => sent.get(a.name) ?? sent.size;
-  const checked = args.filter((a) => !hasValidateCallback(a.schema)).sort((a, b) => position(a) - position(b));
-  for (const phase of [args.filter((a) => hasValidateCallback(a.schema)), checked]) {
-    for (const a of phase) {
+  // A JSON `null` is not sent for required checks and validate callbacks (isset), but the schema
+  // check of a typed argument (rest_parse_request_arg) still refuses it for its type, with the others.
+  const typedNull = (a: CompiledArg) => nulls.has(a.name) && a.json.type !== undefined;
+  const ownCallback = (a: CompiledArg) => hasValidateCallback(a.schema) && !typedNull(a);
+  const inOrder = (list: CompiledArg[]) => list.sort((a, b) => position(a) - position(b));
+  // Callbacks that passed on a value of another type than declared: its schema check refuses it later.
+  const typeLater: CompiledArg[] = [];
+  for (const [n, phase] of [args.filter(ownCallback), args.filter((a) => !ownCallback(a))].entries()) {
+    for (const a of n === 0 ? phase : inOrder([...phase, ...typeLater])) {
       if (unsafeIds.has(a.name)) continue;
-      // A JSON `null` is not sent for required checks and validate callbacks (isset), but the schema
-      // check of a typed argument (rest_parse_request_arg) still refuses it for its type.
-      const sentNull = nulls.has(a.name) && !hasValidateCallback(a.schema) && a.json.type !== undefined;
+      const sentNull = typedNull(a);
       const raw = sentNull ? null : params[a.name] === null ? undefined : params[a.name];
       // reportInput: a missing nested property is told apart from a wrong value by its input.
       const r = a.schema.safeParse(raw, { reportInput: true });
@@ -70,7 +75,9 @@ export async function validateArgs(
       // The lookup is the validate callback's, which runs before the declared type is checked: a value of another type is looked up as sent.
       const typeOnly = !r.success && r.error.issues.every((i) => i.code === 'invalid_type');
       const looked = r.success ? r.data : raw;
-      if ((r.success || typeOnly) && looked !== undefined && lookup && ctx && !containsNul(raw) && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
+      const deferred = n === 1 && typeLater.includes(a);
+      if ((r.success || typeOnly) && looked !== undefined && !sentNull && !deferred && lookup && ctx && !containsNul(raw) && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
+      else if (n === 0 && typeOnly && checksTypeAfterCallbacks(a.schema)) typeLater.push(a);
       else if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;
       } else {

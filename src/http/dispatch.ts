@@ -90,26 +90,27 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
   try {
     planned ??= await plan(table, call);
     const result = await run(planned);
-    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call);
+    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call, await refusedOnRecord(planned));
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
     // Input the store cannot hold is not looked up: the record checks run on the path alone.
     const looked = planned && !planned.unstorable ? planned : pathOnly(table, call);
-    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(looked));
+    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await refusedOnRecord(looked));
   }
 }
 
 /**
- * The methods of a refused request's route whose permission the legacy site checks on a record the
- * path names that does not exist. (An answered request found its record: none.)
+ * The methods of the request's route whose permission the legacy site checks on the record the
+ * request names, and refuses there (a missing record, one the caller may not change): the legacy
+ * site runs every permission callback of the route for `Allow`, on answered requests too.
  */
-async function missingRecordMethods(p: (Plan & { idless?: boolean }) | null): Promise<Set<string>> {
+async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null): Promise<Set<string>> {
   const out = new Set<string>();
   for (const e of p?.route.endpoints ?? []) {
     const { permission, methods } = e.endpoint;
     if (!permission.ofRecord) continue;
-    const missing = p!.idless ? permission.anyValueLooksUp === true : !(await permission.ofRecord(p!.ctx, p!.args));
+    const missing = p!.idless && !permission.readsRequest ? permission.anyValueLooksUp === true : !(await permission.ofRecord(p!.ctx, p!.args));
     if (missing) for (const m of methods) out.add(m);
   }
   return out;
@@ -119,7 +120,8 @@ async function missingRecordMethods(p: (Plan & { idless?: boolean }) | null): Pr
  * A request whose parameters were refused, for the Allow header's record checks: the legacy
  * permission callbacks read the request's own path parameters (a query or body `id` overrides the
  * path's). A list or a number that is no ID there (`idless`) is left to the plain permissions, but
- * for those that look up any value (`anyValueLooksUp`), which find no record.
+ * for those that look up any value (`anyValueLooksUp`), which find no record, and those that read
+ * the request themselves (`readsRequest`).
  */
 function pathOnly(table: RouteTable, call: RestCall): (Plan & { idless: boolean }) | null {
   const at = located(table, call);

@@ -23,8 +23,8 @@ export interface RestPrefixes {
 }
 
 /**
- * What rest_api_loaded serves for a `rest_route`: trailing slashes (and, from the query, backslashes)
- * go, and nothing left is the index. The route is matched as it is: without its leading slash
+ * What rest_api_loaded serves for a `rest_route`: trailing slashes and backslashes go (untrailingslashit),
+ * and nothing left is the index. The route is matched as it is: without its leading slash
  * (`?rest_route=oembed/1.0`) or with two (`/wp-json//oembed/1.0`) it names no route.
  */
 function restRoute(route: string, trailing: RegExp): string {
@@ -65,7 +65,12 @@ function entryOf(pathname: string, p: RestPrefixes): Entry | null {
   const i = first && p.locales.includes(first) && segs.length > 2 ? 2 : 1;
   const locale = i === 2 ? first! : null;
   const localePath = segs.slice(0, i).join('/');
-  if (segs[i]?.toLowerCase() === p.restPrefix.toLowerCase()) return { locale, localePath, byPath: restRoute(`/${safeDecode(segs.slice(i + 1).join('/'))}`, /\/+$/), indexPhp: false };
+  if (segs[i]?.toLowerCase() === p.restPrefix.toLowerCase()) {
+    // WordPress reads the path from PATH_INFO, decoded, and cuts it at its first `?` (parse_request):
+    // `/wp-json/calendar/events/v1/venues/by-slug/%3Fx` names `/calendar/events/v1/venues/by-slug`.
+    const [path = ''] = safeDecode(segs.slice(i + 1).join('/')).split('?');
+    return { locale, localePath, byPath: restRoute(`/${path}`, /[/\\]+$/), indexPhp: false };
+  }
   const rest = segs.slice(i).join('/');
   return rest === '' || rest === 'index.php' ? { locale, localePath, byPath: null, indexPhp: rest === 'index.php' } : null;
 }

@@ -13,10 +13,19 @@ const UNITS: Record<string, (d: Date, n: number) => void> = {
   year: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
 };
 
+/** The zone abbreviations PHP's strtotime reads (DateTimeZone::listAbbreviations: the military letters but `j` among them). */
+const ZONE_ABBREVIATIONS =
+  'acdt acst addt adt aedt aest ahdt ahst akdt akst amt apt ast awdt awst awt bdst bdt bmt bst cast cat cddt cdt cemt cest cet cmt cpt cst cwt chst dmt eat eddt edt eest eet emt ept est ewt ffmt fmt gdt gmt gst hdt hkst hkt hmt hpt hst hwt iddt idt imt ist jdt jmt jst kdt kmt kst lst mddt mdst mdt mest met mmt mpt msd msk mst mwt nddt ndt npt nst nwt nzdt nzmt nzst pddt pdt pkst pkt plmt pmt ppmt ppt pst pwt qmt rmt sast sdmt sjmt smt sst tbmt tmt uct utc wast wat wemt west wet wib wita wit wmt yddt ydt ypt yst ywt a b c d e f g h i k l m n o p q r s t u v w x y z';
+/** A zone strtotime reads after a date or alone: an abbreviation, a UTC offset (`+2`, `-05:00`), or one after `utc`/`gmt` (`utc+2`). */
+const ZONE = `(?:(?:utc|gmt)?[+-]\\d{1,2}(?::?\\d{2})?|${ZONE_ABBREVIATIONS.replaceAll(' ', '|')})`;
+const DATE_TIME = new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[t\\s]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?)?\\s*${ZONE}?$`);
+const LONE_ZONE = new RegExp(`^${ZONE}$`);
+
 /**
  * strtotime for the forms clients use, read as wall time where `now` is the current wall time:
  * dates with optional time (a trailing zone is ignored, as the legacy site does), a UNIX
- * timestamp (UTC), `now`/`today`/`tomorrow`/`yesterday` with an optional time, and `±N unit` steps.
+ * timestamp (UTC), `now`/`today`/`tomorrow`/`yesterday` with an optional time, `±N unit` steps,
+ * and a zone alone (now).
  */
 export function parseWall(input: string, nowWall: Date): Date | null {
   const d = readWall(input, nowWall);
@@ -28,7 +37,8 @@ function readWall(input: string, nowWall: Date): Date | null {
   const s = input.trim().toLowerCase();
   // A timestamp is taken as UTC wall time, as the legacy site does.
   if (/^\d{9,}$/.test(s)) return new Date(Number(s) * 1000);
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[t\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(?:z|[+-]\d{2}:?\d{2}|utc)?$/.exec(s);
+  if (LONE_ZONE.test(s)) return new Date(nowWall);
+  const m = DATE_TIME.exec(s);
   if (m) {
     const [y, mo, d, h = '0', mi = '0', se = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
     const date = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se));

@@ -328,9 +328,11 @@ export class CalendarRepo {
     if (q.onlyWithUpcoming !== undefined) where.push(`${linked} and e.end_date >= ${p.next(q.onlyWithUpcoming)}::timestamp)`);
     // The legacy site counts before applying the search (see DEVIATIONS.md); Lintel counts what it lists.
     if (q.search !== undefined) {
-      const pattern = p.next(`%${q.search}%`);
-      const extra = kind === 'venue' ? ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'] : ['phone', 'website', 'email'];
-      where.push(`(${['name', 'description', 'excerpt', ...extra].map((c) => `r.${c} ilike ${pattern}`).join(' or ')})`);
+      // find_like: the search cut at every character but letters, digits and hyphens (empty and '0' pieces
+      // dropped, array_filter), each piece found in the same field; no piece finds nothing.
+      const pieces = q.search.split(/[^a-z\d-]+/i).filter((x) => x !== '' && x !== '0').map((x) => p.next(`%${x.toLowerCase()}%`));
+      const fields = ['name', 'description', 'excerpt', ...(kind === 'venue' ? ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'] : ['phone', 'email', 'website'])];
+      where.push(pieces.length ? `(${fields.map((c) => `(${pieces.map((x) => `r.${c} ilike ${x}`).join(' and ')})`).join(' or ')})` : 'false');
     }
     const cond = where.join(' and ');
     const [{ n }] = await this.sql.query<{ n: number }>(`select count(*)::int8 as n from ${LINKED[kind]} r where ${cond}`, p.params);
@@ -392,10 +394,12 @@ export class CalendarRepo {
   }
 
   /** Creates the term, unless its taxonomy has one with the slug already, even one created concurrently: then that one's ID. */
+  /** An empty slug is the new term's ID, as WordPress names a term whose name makes no slug. */
   async createTerm(t: Omit<TermRow, 'id' | 'count'>): Promise<{ id: number; created: boolean }> {
     for (;;) {
-      const [r] = await this.sql.query<{ id: number }>(`insert into calendar_terms (taxonomy, name, slug, description, parent)
-        values ($1, $2, $3, $4, $5) on conflict (taxonomy, slug) do nothing returning id`, [t.taxonomy, t.name, t.slug, t.description, t.parent]);
+      const [r] = await this.sql.query<{ id: number }>(`with n as (select nextval('term_id_seq') as id)
+        insert into calendar_terms (id, taxonomy, name, slug, description, parent)
+        select n.id, $1, $2, case when $3 = '' then n.id::text else $3 end, $4, $5 from n on conflict (taxonomy, slug) do nothing returning id`, [t.taxonomy, t.name, t.slug, t.description, t.parent]);
       if (r) return { id: r.id, created: true };
       // The conflicting term is committed by now (the insert waited for it), unless it was deleted since: then insert again.
       const [existing] = await this.sql.query<{ id: number }>('select id from calendar_terms where taxonomy = $1 and slug = $2', [t.taxonomy, t.slug]);

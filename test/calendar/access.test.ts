@@ -99,3 +99,60 @@ describe('author attribution', () => {
     });
   }
 });
+
+describe('writes on one record', () => {
+  const allow = (res: { headers: Record<string, unknown> }) => String(res.headers.allow ?? '').split(', ').sort().join(', ');
+  const ALL = 'DELETE, GET, PATCH, POST, PUT';
+
+  it('a record made by one who may not publish is a draft (pending when publishing was asked for); an update without status publishes it for one who may', async () => {
+    const contributor = await app.auth('contributor');
+    const draft = await call('POST', '/organizers', { organizer: 'Quiet Circle' }, contributor);
+    expect(draft.json()).toMatchObject({ status: 'draft', date_utc: '0000-00-00 00:00:00', url: `http://lintel.test/?post_type=tribe_organizer&p=${draft.json().id}` });
+    expect((await call('POST', '/venues', { venue: 'Back Room', status: 'publish' }, contributor)).json().status).toBe('pending');
+    expect((await call('POST', '/events', { title: 'Small Talk', start_date: '2027-05-01 10:00', end_date: '2027-05-01 11:00' }, contributor)).json().status).toBe('draft');
+    // The contributor's own update keeps it a draft; an editor's, sending no status, publishes it.
+    expect((await call('PATCH', `/organizers/${draft.json().id}`, { phone: '555' }, contributor)).json().status).toBe('draft');
+    expect((await call('PATCH', `/organizers/${draft.json().id}`, { phone: '556' }, await app.auth('editor'))).json()).toMatchObject({ status: 'publish', slug: 'quiet-circle' });
+  });
+
+  it('take the post date sent (date in site time, date_utc in UTC); a published one dated ahead is scheduled', async () => {
+    // The clock is 2026-11-21 12:06:30 UTC; the site is in New York.
+    const past = (await call('POST', '/organizers', { organizer: 'Dated Guild', date: '2026-01-05 09:30:00' }, admin)).json();
+    expect(past).toMatchObject({ status: 'publish', date: '2026-01-05 09:30:00', date_utc: '2026-01-05 14:30:00', modified_utc: '2026-01-05 14:30:00' });
+    const ahead = (await call('POST', '/venues', { venue: 'Future Hall', date_utc: '2027-02-01 10:00:00' }, admin)).json();
+    expect(ahead).toMatchObject({ status: 'future', date: '2027-02-01 05:00:00', url: `http://lintel.test/?post_type=tribe_venue&p=${ahead.id}` });
+    const moved = (await call('PATCH', `/venues/${ahead.id}`, { date_utc: '2026-11-01 13:00:00' }, admin)).json();
+    expect(moved).toMatchObject({ status: 'publish', date: '2026-11-01 08:00:00', slug: 'future-hall' });
+  });
+
+  it('an update without status brings a trashed venue back, published under its slug', async () => {
+    const id = (await call('POST', '/venues', { venue: 'Old Mill' }, admin)).json().id;
+    expect((await call('DELETE', `/venues/${id}`, undefined, admin)).json()).toMatchObject({ status: 'trash', slug: 'old-mill__trashed' });
+    expect((await call('PATCH', `/venues/${id}`, { city: 'Lowell' }, admin)).json()).toMatchObject({ status: 'publish', slug: 'old-mill', city: 'Lowell' });
+  });
+
+  it('Allow names the methods the caller may use on that record: a contributor only reads what is published or not theirs', async () => {
+    const contributor = await app.auth('contributor');
+    const editor = await app.auth('editor');
+    const others = (await call('POST', '/organizers', { organizer: 'Harbour Board' }, admin)).json().id;
+    expect(allow(await call('GET', `/organizers/${others}`, undefined, contributor))).toBe('GET');
+    expect(allow(await call('GET', `/organizers/${others}`, undefined, editor))).toBe(ALL);
+    const own = (await call('POST', '/organizers', { organizer: 'Own Circle' }, contributor)).json().id;
+    expect(allow(await call('GET', `/organizers/${own}`, undefined, contributor))).toBe(ALL);
+    // Once published, the contributor's own record is no longer theirs to change.
+    await call('PATCH', `/organizers/${own}`, {}, admin);
+    const refused = await call('PATCH', `/organizers/${own}`, { phone: '1' }, contributor);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('rest_forbidden');
+    expect(allow(refused)).toBe('GET');
+    // The query's `id` is the record checked; an organizer route checks any record the ID names, an event's own kind or none.
+    expect(allow(await call('GET', `/organizers/${own}?id=${others}`, undefined, editor))).toBe(ALL);
+    expect(allow(await call('GET', '/organizers/999999', undefined, editor))).toBe('GET');
+    expect(allow(await call('GET', '/events/999999', undefined, contributor))).toBe(ALL);
+    expect(allow(await call('GET', `/events/${protectedId}`, undefined, contributor))).toBe('GET');
+    // An `id` list is read as PHP's (int) of it, post 1: WordPress's first post, the administrator's.
+    expect(allow(await call('GET', `/organizers/${own}?id[]=${own}`, undefined, contributor))).toBe('GET');
+    expect(allow(await call('GET', `/events/${protectedId}?id[a][b]=4`, undefined, contributor))).toBe('GET');
+    expect(allow(await call('GET', `/venues/${others}?id[]=5`, undefined, editor))).toBe(ALL);
+  });
+});

@@ -46,6 +46,10 @@ describe('has_events and only_with_upcoming', () => {
     const found = async (q: string) => (await send('GET', `/organizers?per_page=50&${q}`)).json().organizers.map((o: { id: number }) => o.id);
     for (const q of ['has_events[5]=true', 'has_events=enabled', 'has_events=Y', 'only_with_upcoming[]=0']) expect(await found(q), q).toEqual([organizer]);
     expect(await found('has_events=0')).not.toContain(organizer);
+    // The echo joins the items as PHP makes strings of them: a list inside is "Array".
+    const echoed = async (q: string) => new URL((await send('GET', `/organizers?${q}`)).json().rest_url).searchParams.get('has_events');
+    expect(await echoed('has_events[0][]=true')).toBe('Array');
+    expect(await echoed('has_events[a]=1&has_events[b][]=2')).toBe('1,Array');
   });
 });
 
@@ -71,5 +75,23 @@ describe('the echoed status', () => {
     expect(await restUrl('/organizers?status=0')).toMatch(/\/organizers\/\?page=1&per_page=10&$/);
     expect(await restUrl('/events?status=')).toMatch(/&end_date=[^&]+&$/);
     expect(await restUrl('/organizers?status=publish,')).toMatch(/&status=publish$/);
+  });
+});
+
+describe('venue and organizer search', () => {
+  it('finds each run of letters, digits and hyphens in one field (find_like): punctuation and other scripts separate them, and nothing is left to find with none', async () => {
+    const admin = await app.auth('administrator');
+    const make = (body: object) => app.server.inject({ method: 'POST', url: `${NS}/organizers`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const phone = (await make({ organizer: 'Dial Club', phone: '+1 646 555 0123' })).json().id;
+    const mail = (await make({ organizer: 'Mail Club', email: 'hello@mail-club.example' })).json().id;
+    const found = async (search: string) => {
+      const res = await app.server.inject({ method: 'GET', url: `${NS}/organizers?per_page=50&search=${encodeURIComponent(search)}` });
+      return res.json().organizers.map((o: { id: number }) => o.id).filter((id: number) => id === phone || id === mail);
+    };
+    expect(await found(':3')).toEqual([phone]);
+    expect(await found('HELLO mail-club')).toEqual([mail]);
+    // Both pieces must be in one field: "dial" is in the name, "0123" in the phone.
+    expect(await found('dial 0123')).toEqual([]);
+    expect(await found('😀 %')).toEqual([]);
   });
 });

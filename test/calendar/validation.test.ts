@@ -189,3 +189,52 @@ describe('validate callbacks of the writes', () => {
     expect((await send('POST', '/categories', { name: 'Child', parent: music.id })).json().parent).toBe(music.id);
   });
 });
+
+describe('a slug in the path', () => {
+  it('ends at its first `?`, decoded (the legacy path is cut there): a slug starting with one leaves no route', async () => {
+    const noRoute = await get('/venues/by-slug/%3Fx');
+    expect(noRoute.statusCode).toBe(404);
+    expect(noRoute.json()).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    expect(noRoute.headers.allow).toBeUndefined();
+    // `checked%3Fx` names the event `checked`; trailing backslashes go as trailing slashes do.
+    expect((await get('/events/by-slug/checked%3Fx')).json().id).toBe(eventId);
+    expect((await get('/events/by-slug/checked%5C')).json().id).toBe(eventId);
+    expect((await get('/venues/by-slug/%5C')).json().code).toBe('rest_no_route');
+  });
+});
+
+describe('is_time', () => {
+  it('takes a zone alone as strtotime does (now): an abbreviation PHP knows, a military letter but j, an offset', async () => {
+    const admin = await app.auth('administrator');
+    const venue = (date: string) =>
+      app.server.inject({ method: 'POST', url: `${NS}/venues`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ venue: `Zone ${date}`, date }) });
+    for (const date of ['O', 'est', 'utc+2', '+2']) expect((await venue(date)).statusCode, date).toBe(201);
+    for (const date of ['j', 'xyz']) expect((await venue(date)).json(), date).toEqual(invalid('date'));
+  });
+});
+
+describe('a JSON null', () => {
+  it('skips the validate callback and fails the declared type, with the schema checks, in the order sent', async () => {
+    const res = await app.server.inject({
+      method: 'POST', url: `${NS}/venues`, headers: { authorization: await app.auth('administrator'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ venue: 'Null Hall', status: null, author: null }),
+    });
+    expect(res.json()).toEqual({
+      code: 'rest_invalid_param', message: 'Invalid parameter(s): status, author',
+      data: {
+        status: 400, params: { status: 'status is not of type string.', author: 'author is not of type integer.' },
+        details: {
+          status: { code: 'rest_invalid_type', message: 'status is not of type string.', data: { param: 'status' } },
+          author: { code: 'rest_invalid_type', message: 'author is not of type integer.', data: { param: 'author' } },
+        },
+      },
+    });
+  });
+});
+
+describe('the declared types of the callbacks', () => {
+  it('are checked only once every validate callback passed, with the schema checks', async () => {
+    expect((await get('/events?post_parent=999999&ticketed=abc')).json()).toEqual(invalid('post_parent'));
+    expect((await get('/events?ticketed=abc')).json().data.params).toEqual({ ticketed: 'ticketed is not of type boolean.' });
+  });
+});

@@ -115,6 +115,14 @@ describe('terms', () => {
     expect(new Set(slugs).size).toBe(2);
   });
 
+  it('names a created term whose name and slug make no slug by its ID', async () => {
+    for (const [plural, body] of [['tags', { name: '!!' }], ['categories', { name: '??', slug: '%%' }]] as const) {
+      const t = (await call('POST', `/${plural}`, body, admin)).json();
+      expect(t.slug).toBe(String(t.id));
+      expect(t.url).toMatch(new RegExp(`/${t.id}/$`));
+    }
+  });
+
   it('refuses a slug another term has (400, not a store failure) and makes an empty slug from the name', async () => {
     const a = (await call('POST', '/tags', { name: 'Brass' }, admin)).json();
     const b = (await call('POST', '/tags', { name: 'Strings' }, admin)).json();

@@ -1,6 +1,6 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
 import { z } from 'zod';
-import { arg, hasValidateCallback, withLookup, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
+import { arg, hasValidateCallback, withLookup, withTypeAfterCallbacks, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
 import { compileArgs, validateArgs, type CompiledArg } from '../../contract/validate.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
@@ -12,6 +12,8 @@ import { can } from '../../lib/roles.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { termOf } from './lookups.ts';
 
+/** A parameter as PHP reads it: of a repeated name, the last value. */
+export const lastOf = (v: unknown) => (v instanceof Repeated ? v[v.length - 1] : v);
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
@@ -81,15 +83,16 @@ function tecTyped(type: 'integer' | 'string', description: string, validate: (v:
   const required = o.required === true;
   const typed = type === 'integer' ? isRestInteger : (v: unknown) => typeof v === 'string';
   const schema = z
-    .preprocess((v) => (v instanceof Repeated ? v[v.length - 1] : v), z.unknown().superRefine((v, ctx) => {
+    .preprocess(lastOf, z.unknown().superRefine((v, ctx) => {
       if (v === undefined) {
         if (required) ctx.addIssue({ code: 'custom', input: v });
-      } else if (!validate(v)) ctx.addIssue({ code: 'custom', input: v });
+      } else if (v === null) ctx.addIssue({ code: 'invalid_type', expected: type, input: v });
+      else if (!validate(v)) ctx.addIssue({ code: 'custom', input: v });
       else if (!typed(v)) ctx.addIssue({ code: 'invalid_type', expected: type, input: v });
     }))
     .transform((v) => (v === undefined ? undefined : type === 'integer' ? Number(String(v).trim()) : String(v)))
     .meta({ description, type, ...('default' in o ? { default: null } : {}) });
-  return o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema);
+  return withTypeAfterCallbacks(o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema));
 }
 type Req<T, R> = Arg<R extends true ? T : T | undefined>;
 export const tecInt = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
@@ -108,14 +111,14 @@ export const isTruthy = (v: unknown) =>
  */
 function ticketed(description: string) {
   const schema = z
-    .preprocess((v) => (v instanceof Repeated ? v[v.length - 1] : v), z.unknown().superRefine((v, ctx) => {
+    .preprocess(lastOf, z.unknown().superRefine((v, ctx) => {
       if (v === undefined) return;
       if (isTruthy(v)) ctx.addIssue({ code: 'custom', input: v, params: { wp: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } } });
       else if (typeof toBoolean(v) !== 'boolean') ctx.addIssue({ code: 'invalid_type', expected: 'boolean', input: v });
     }))
     .transform((v) => (v === undefined ? undefined : (toBoolean(v) as boolean)))
     .meta({ description, type: 'boolean' });
-  return withValidateCallback(schema) as Arg<boolean | undefined>;
+  return withTypeAfterCallbacks(withValidateCallback(schema)) as Arg<boolean | undefined>;
 }
 
 /** A TEC argument with its own validate callback ("Invalid parameter." on failure). */
@@ -148,7 +151,7 @@ function urldecode(s: string): string {
  * is itself a list stays one (the legacy lookups crash on it: see calendar-array-crash).
  */
 export function listToArray(v: unknown): unknown[] {
-  if (v instanceof Repeated) v = v[v.length - 1];
+  v = lastOf(v);
   if (isEmpty(v)) return [];
   const items = typeof v === 'object' && v !== null ? Object.values(v) : urldecode(String(v === true ? 1 : v)).split(/\s*,\s*/);
   return items.filter((x) => x !== '').map((x) => (isNumeric(x) ? Number(String(x).trim()) : x));
@@ -242,7 +245,7 @@ export const eventListArgs = {
   geoloc_lat: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', keywords: { format: 'double' } }),
   geoloc_lng: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', keywords: { format: 'double' } }),
   include: ids('Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.'),
-  post_parent: tecInt('Events should be filtered by their post_parent being the specified one.', V.castsToId),
+  post_parent: tecInt('Events should be filtered by their post_parent being the specified one.', V.castsToId, { lookup: isEventId }),
   ticketed: ticketed('Filter events with or without tickets.'),
 };
 

@@ -23,6 +23,16 @@ export function statusesFor(ctx: RestContext, asked: string[] | undefined): stri
   return asked?.length ? asked : can(ctx.user, 'edit_posts') ? STATUSES : ['publish'];
 }
 
+/**
+ * scale_back_post_status, on every create and update of an event, venue or organizer: the status sent,
+ * else publish; those who may not publish get pending for publish or future, and draft when they sent none.
+ */
+export function scaleBackStatus(ctx: RestContext, asked: string | undefined): string {
+  if (can(ctx.user, 'publish_posts')) return asked || 'publish';
+  if (asked === 'publish' || asked === 'future') return 'pending';
+  return asked || 'draft';
+}
+
 /** May this user read a record in this status? Drafts and the like need an editor, or their author. */
 export function canRead(ctx: RestContext, r: { status: string; author: number }): boolean {
   if (r.status === 'publish') return true;
@@ -30,8 +40,25 @@ export function canRead(ctx: RestContext, r: { status: string; author: number })
   return can(ctx.user, 'edit_others_posts') || (r.author === ctx.user.id && can(ctx.user, 'edit_posts'));
 }
 
-export function canEdit(ctx: RestContext, r: { author: number }): boolean {
-  return ctx.user !== null && (can(ctx.user, 'edit_others_posts') || (r.author === ctx.user.id && can(ctx.user, 'edit_posts')));
+/**
+ * WordPress's edit_post and delete_post on a record (map_meta_cap; every role holds both kinds alike):
+ * another's needs edit_others_posts, one's own edit_posts, and once published the right to publish
+ * (a contributor may not change a published record of theirs). A trashed record is read as an
+ * unpublished one: Lintel does not keep the status it was trashed from.
+ */
+export function canEdit(ctx: RestContext, r: { author: number; status: string }): boolean {
+  const user = ctx.user;
+  if (user === null) return false;
+  if (r.author !== user.id) return can(user, 'edit_others_posts');
+  return can(user, r.status === 'publish' || r.status === 'future' ? 'publish_posts' : 'edit_posts');
+}
+
+/** The calendar record an ID names, whatever its kind (get_post). */
+export async function postOf(ctx: RestContext, id: number): Promise<{ author: number; status: string } | null> {
+  // None beyond 2^53 (see core-integer-range).
+  const kind = Number.isSafeInteger(id) && id > 0 ? await ctx.store.calendar.kindOf(id) : null;
+  if (kind === null) return null;
+  return kind === 'event' ? ctx.store.calendar.event(id) : kind === 'venue' ? ctx.store.calendar.venue(id) : ctx.store.calendar.organizer(id);
 }
 
 /** Attributing a record to another user needs `edit_others_posts`, as in WordPress core's posts controller (0 is no one, as PHP's `empty`). */

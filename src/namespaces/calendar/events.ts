@@ -9,7 +9,7 @@ import type { EventFields, EventQuery, EventRow, StoredEvent, Taxonomy } from '.
 import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
 import type { EventListArgs, EventWriteArgs } from './args.ts';
-import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, STATUSES, statusesFor, totals } from './common.ts';
 import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
@@ -87,10 +87,8 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   const linkedIds = (items: (string | number)[]) => items.map((x) => (Number.isInteger(x) ? Number(x) : 0));
   if (a.venue) q.venues = linkedIds(a.venue);
   if (a.organizer) q.organizers = linkedIds(a.organizer);
-  if (a.post_parent !== undefined) {
-    if ((await store.kindOf(a.post_parent)) !== 'event') throw invalidParam('post_parent');
-    q.postParent = a.post_parent;
-  }
+  // Its validate callback (is_event_id) found the event.
+  if (a.post_parent !== undefined) q.postParent = a.post_parent;
   // geoloc, geoloc_lat and geoloc_lng need the paid Pro add-on: the legacy site passes them on to its links (with geoloc only) and filters nothing.
 
   const { rows, total } = await store.eventArchive(q);
@@ -151,7 +149,10 @@ async function fieldsFrom(ctx: RestContext, a: EventWriteArgs, current: EventRow
     assertMayAttribute(ctx, a.author, !current);
     f.author = a.author;
   } else if (!current) f.author = ctx.user?.id ?? 0;
-  if (a.status !== undefined || !current) f.status = scaleBackStatus(ctx, a.status ?? 'publish');
+  if (a.status !== undefined || !current) {
+    f.status = scaleBackStatus(ctx, a.status);
+    if (!STATUSES.includes(f.status)) throw invalidParam('status');
+  }
   if (a.password !== undefined && current) f.password = String(a.password);
   for (const k of FLAGS) {
     const flag = a[k];
@@ -180,13 +181,6 @@ async function fieldsFrom(ctx: RestContext, a: EventWriteArgs, current: EventRow
     });
   }
   return f;
-}
-
-/** Users who cannot publish get `pending` for publish/future requests, as the legacy site does. */
-function scaleBackStatus(ctx: RestContext, wanted: string): string {
-  if (!['publish', 'future', 'draft', 'pending', 'private'].includes(wanted)) throw invalidParam('status');
-  if (can(ctx.user, 'publish_posts')) return wanted;
-  return wanted === 'publish' || wanted === 'future' ? 'pending' : wanted;
 }
 
 export function costFields(cost: unknown) {

@@ -1,12 +1,13 @@
 /** Venues and organizers: one implementation, two kinds. */
-import { fmt, instantToWall } from '../../lib/time.ts';
+import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
+import { parseWall } from '../../lib/dates.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } from './args.ts';
-import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, siteOf, statusesFor, totals } from './common.ts';
+import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
 
@@ -37,12 +38,15 @@ export async function linkedArchive(ctx: RestContext, kind: LinkedKind, a: Linke
   const pages = Math.ceil(total / perPage);
   const echo: Echo[] = [['page', a.page], ['per_page', perPage]];
   if (a.event !== undefined) echo.push(['event', a.event]);
-  // A list is echoed as its items joined by commas (Tribe__Utils__Array::to_list).
-  if (a.has_events !== undefined) echo.push(['has_events', typeof a.has_events === 'object' && a.has_events !== null ? Object.values(a.has_events).join(',') : String(a.has_events)]);
+  // Echoed as Tribe__Utils__Array::to_list writes it: the items joined by commas, as PHP makes strings of them (a list is "Array").
+  if (a.has_events !== undefined) echo.push(['has_events', (typeof a.has_events === 'object' && a.has_events !== null ? Object.values(a.has_events) : [a.has_events]).map(phpString).join(',')]);
   echo.push(statusEcho(ctx, a.status));
   const links = archiveLinks(site.ctx.urls.rest(`/${site.ns}/${PLURAL[kind]}/`), echo, a.page, a.page < pages);
   return { body: { [PLURAL[kind]]: rows.map((r) => linkedObject(site, kind, r)), ...links, total, total_pages: pages }, headers: totals(total, pages) };
 }
+
+/** PHP's string of a scalar (true is "1", false and null empty) or of an array ("Array"). */
+const phpString = (v: unknown) => (typeof v === 'object' && v !== null ? 'Array' : v === true ? '1' : v === false || v === null ? '' : String(v));
 
 export async function loadLinked(ctx: RestContext, kind: LinkedKind, id: number): Promise<Row> {
   const r = kind === 'venue' ? await ctx.store.calendar.venue(id) : await ctx.store.calendar.organizer(id);
@@ -71,8 +75,8 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
     if (creating) f.slug = slugify(String(name));
   }
   if (a.description !== undefined && a.description !== null) f.description = String(a.description);
-  if (a.status !== undefined && a.status !== null) f.status = String(a.status);
-  else if (creating) f.status = 'publish';
+  // Updates too: one that sends no status publishes a draft or trashed record (for those who may publish).
+  f.status = scaleBackStatus(ctx, a.status === undefined || a.status === null ? undefined : String(a.status));
   if (a.author !== undefined && a.author !== null) {
     f.author = Number(a.author);
     assertMayAttribute(ctx, f.author as number, creating);
@@ -97,12 +101,38 @@ function stateProvince(f: Record<string, unknown>): string {
   return f.province ? String(f.province) : '';
 }
 
+/**
+ * The post date a write names (prepare_postarr): `date_utc` in UTC, else on a create `date` in site
+ * time, read as strtotime does; none keeps the record's own. (An update's `date` alone changes the
+ * local date only, wp_update_post keeping the UTC one: Lintel, one date per record, keeps both.)
+ */
+async function postDate(ctx: RestContext, a: Record<string, unknown>, creating: boolean): Promise<Date | undefined> {
+  const now = ctx.clock.now();
+  if (typeof a.date_utc === 'string') {
+    const wall = parseWall(a.date_utc, now);
+    if (wall) return wall;
+  }
+  if (!creating || typeof a.date !== 'string') return undefined;
+  const zone = (await siteOf(ctx)).zone;
+  const wall = parseWall(a.date, instantToWall(now, zone));
+  return wall ? wallToInstant(wall, zone) : undefined;
+}
+
+/** wp_insert_post: a post published with a date a minute or more ahead is scheduled (future), a future one whose date has come is published. */
+function scheduled(status: string | undefined, date: Date, now: Date): string | undefined {
+  const ahead = date.getTime() - now.getTime() >= 60_000;
+  return status === 'publish' && ahead ? 'future' : status === 'future' && !ahead ? 'publish' : status;
+}
+
 /** Creates a venue/organizer, or reuses an identical one (the legacy duplicate check). */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
   const f = linkedFields(ctx, kind, a, true);
   const dup = await ctx.store.calendar.findDuplicate(kind, f);
   if (dup !== null) return dup;
-  const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, ctx.clock.now());
+  // A new record's date, given or now, is its modified date too.
+  const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
+  f.status = scheduled(f.status, date, ctx.clock.now());
+  const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, date);
   await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
   return id;
 }
@@ -117,8 +147,14 @@ export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record
 
 export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
+  const f: Partial<VenueFields & OrganizerFields> & { created?: Date } = linkedFields(ctx, kind, a, false);
+  const date = await postDate(ctx, a, false);
+  if (date) f.created = new Date(Math.floor(date.getTime() / 1000) * 1000);
+  f.status = scheduled(f.status, date ?? r.created, ctx.clock.now());
+  // Out of the trash, the record takes back the slug it had (wp_insert_post's `_wp_desired_post_slug`).
+  if (r.status === 'trash' && f.status !== 'trash') f.slug = r.slug.replace(/__trashed$/, '');
   const updated = await ctx.store.transaction(async (store) => {
-    await store.calendar.updateLinked(kind, r.id, linkedFields(ctx, kind, a, false), ctx.clock.now());
+    await store.calendar.updateLinked(kind, r.id, f, ctx.clock.now());
     const row = await loadLinked({ ...ctx, store }, kind, r.id);
     const visibility = (x: Row) => ({ status: x.status, password: '', terms: [] });
     await logPost(store, ctx, 'post_updated', kind, row, { before: visibility(r), after: visibility(row) });

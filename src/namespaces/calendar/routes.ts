@@ -1,6 +1,6 @@
 /** The routes of `calendar/events/v1`, declared with the legacy index's descriptors. */
 import { can } from '../../lib/roles.ts';
-import { needs, onRecord, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
+import { needs, onRequest, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
 import { json } from '../../contract/reply.ts';
 import { writeEndpoint as write } from '../../contract/write-endpoint.ts';
@@ -8,7 +8,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
-import { NAMESPACE } from './common.ts';
+import { NAMESPACE, canEdit, postOf } from './common.ts';
 import { legacyDoc, openApi } from './doc.ts';
 import { archive, Event, Organizer, Term, Venue } from './schemas.ts';
 import { createEvent, deleteEvent, eventArchive, loadEvent, readEvent, updateEvent } from './events.ts';
@@ -22,6 +22,21 @@ const SLUG = '(?P<slug>[^/]+)';
 /** Creates need an author (publish rights); writes on a record are checked against it by the handler. */
 const author: Permission = needs('edit_posts');
 const loggedWriter: Permission = perRecord(() => true, (u) => u !== null && can(u, 'edit_posts'));
+/**
+ * Writes by ID: the legacy callbacks check edit_post/delete_post on the post `$request['id']` names
+ * (the query's or body's `id` before the path's), of any kind, read as get_post reads it (PHP's
+ * (int)); none (empty) is the capability alone, and so is, for an event, a post that does not exist.
+ */
+const recordWriter = (missing: boolean) => onRequest(loggedWriter, async (ctx) => {
+  const raw = A.lastOf(ctx.params.id);
+  if (A.isEmpty(raw)) return true;
+  // A list is post 1, WordPress's first post (by the administrator who installed it), which Lintel does not hold: another's published post.
+  if (typeof raw === 'object') return canEdit(ctx, { author: 0, status: 'publish' });
+  const post = await postOf(ctx, A.phpInt(raw));
+  return post === null ? missing : canEdit(ctx, post);
+});
+const eventWriter = recordWriter(true);
+const linkedWriter = recordWriter(false);
 
 const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.tecStr('The event password', A.V.isString) };
 const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.eventBySlug(v as string)) !== null }) };
@@ -33,16 +48,16 @@ async function eventBySlug(ctx: RestContext, slug: string) {
 }
 
 function eventRoutes(): RouteDecl[] {
-  const update = <S extends ReturnType<typeof A.eventWriteArgs>>(find: (ctx: RestContext, a: Args<S>) => Promise<EventRow>, args: S) =>
-    write({ methods: ['POST', 'PUT', 'PATCH'], args, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
+  const update = <S extends ReturnType<typeof A.eventWriteArgs>>(find: (ctx: RestContext, a: Args<S>) => Promise<EventRow>, args: S, permission = loggedWriter) =>
+    write({ methods: ['POST', 'PUT', 'PATCH'], args, response: json(Event), permission, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
   return [
     route(NAMESPACE, P('/events'),
       endpoint({ methods: ['GET'], args: A.eventListArgs, response: json(archive('events', Event)), permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a) }),
       write({ methods: ['POST'], args: A.eventWriteArgs(true), response: json(Event, 201), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`),
       endpoint({ methods: ['GET'], args: eventId, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
-      write({ methods: ['DELETE'], args: eventId, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
-      update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...A.eventWriteArgs(false) })),
+      write({ methods: ['DELETE'], args: eventId, response: json(Event), permission: eventWriter, handler: async (ctx, a) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
+      update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...A.eventWriteArgs(false) }, eventWriter)),
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
       endpoint({ methods: ['GET'], args: eventSlug, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
       write({ methods: ['DELETE'], args: eventSlug, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
@@ -59,8 +74,6 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
-  // The legacy site checks edit_post/delete_post on the record an ID names (by slug, the capability alone).
-  const idWriter = onRecord(loggedWriter, async (ctx, a) => (await ctx.store.calendar.kindOf((a as { id: number }).id)) === kind);
   const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, writer: Permission) => [
     endpoint({ methods: ['GET'], args, response: json(object), permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
     write({ methods: ['DELETE'], args, response: json(object), permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
@@ -70,7 +83,7 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
     route(NAMESPACE, P(`/${plural}`),
       endpoint({ methods: ['GET'], args: A.linkedListArgs(kind), response: json(archive(plural, object)), permission: publicAccess, handler: (ctx, a) => linkedArchive(ctx, kind, a) }),
       write({ methods: ['POST'], args: fields(true), response: json(object, 201), permission: author, handler: (ctx, a) => createLinked(ctx, kind, a) })),
-    route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, idWriter)),
+    route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, linkedWriter)),
     route(NAMESPACE, P(`/${plural}/by-slug/${SLUG}`), ...item3(slugArg, bySlug, loggedWriter)),
   ];
 }
