@@ -64,8 +64,22 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   // when the legacy route lists no argument for them.
   const path = { values: at.urlParams, integers: at.route.integerParams };
   const beyondStore = new Map<string, ParamError[]>();
-  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.ctx.method), beyondStore)) };
-  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(at.endpoint.endpoint.storesNoInput ? {} : at.params, path, beyondStore) };
+  const validated = await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.ctx.method), beyondStore);
+  const args = { ...at.urlParams, ...validated };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(readInput(at.endpoint.endpoint, validated, at.params), path, beyondStore) };
+}
+
+/**
+ * What core-nul-bytes looks at: what the handler reads, its declared arguments as validated (a
+ * sanitized one as cleaned) and the undeclared ones it `reads`. Any other parameter never reaches
+ * the store, and the legacy site ignores it.
+ */
+function readInput(e: CompiledEndpoint['endpoint'], validated: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
+  if (e.storesNoInput) return {};
+  if (e.reads === 'all') return params;
+  const read = { ...validated };
+  for (const name of e.reads ?? []) if (params[name] !== undefined) read[name] = params[name];
+  return read;
 }
 
 export async function run(p: Plan): Promise<RestResult> {
