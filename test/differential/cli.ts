@@ -16,7 +16,7 @@ import { legacySide, lintelSide, type Answer, type Sent, type Side } from './cli
 import { IdMap } from './ids.ts';
 import { Recorder } from './record.ts';
 import { printReport, Tally } from './report.ts';
-import { differentialRequests, featuresOf, ID_SLOT, type DiffRequest } from './requests.ts';
+import { differentialRequests, featuresOf, ID_SLOT, reachedTemplate, type DiffRequest } from './requests.ts';
 
 const opts = new Command()
   .name('npm run differential --')
@@ -111,7 +111,7 @@ await runConformance({
       // A PHP crash ignores `_envelope`: its error is read as it came, not as an envelope.
       const envelope = /(^|&)_envelope=/.test(r.query) ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
       const enveloped = typeof envelope?.status === 'number' && 'body' in envelope;
-      const rows = listed.forRoute(r.effective, r.template, { status: enveloped ? (envelope.status as number) : fromLegacy.status });
+      const rows = listed.forRoute(r.effective, reachedTemplate(r), { status: enveloped ? (envelope.status as number) : fromLegacy.status });
       const { fresh } = tally.add(r.route, r.namespace, found, rows, { legacy: legacy.curl(a), lintel: lintel.curl(b) }, enveloped, featuresOf(r));
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Deviations } from '../../src/compare/deviations.ts';
 import type { Answer } from './clients.ts';
 import { printReport, Tally } from './report.ts';
+import { FRONT_PAGE, reachedTemplate, type DiffRequest } from './requests.ts';
 
 const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'content-type': 'application/json' }, headerList: [], body: JSON.stringify(body), elapsedS: 0 });
 const norm = { aliases: {} };
@@ -66,5 +67,34 @@ describe('differential report', () => {
     expect(report[header]).toMatch(/^row allowing\s+total\s+calendar\/events\/v1\s+index$/);
     expect(report[header + 1]).toMatch(/^venue-sort\s+3\s+2\s+1$/);
     expect(report[header + 2]).toMatch(/^venue-name\s+1\s+1\s+-$/);
+  });
+});
+
+describe('the route a request reaches', () => {
+  const request = (query: string, body?: DiffRequest['body'], method = 'POST'): DiffRequest => ({
+    route: 'POST /calendar/events/v1/events',
+    template: '/calendar/events/v1/events',
+    effective: method,
+    namespace: 'calendar/events/v1',
+    method,
+    path: '/calendar/events/v1/events',
+    collection: null,
+    pick: 0,
+    locale: '',
+    query,
+    body,
+    caller: 'administrator',
+    write: true,
+  });
+  const form = (payload: string) => ({ type: 'application/x-www-form-urlencoded', payload });
+
+  it('is the front page where the rest_route WordPress reads is empty, else the request\'s route', () => {
+    expect(reachedTemplate(request('%20rest_route=&a=1'))).toBe(FRONT_PAGE);
+    expect(reachedTemplate(request('rest_route=/x&rest_route=0'))).toBe(FRONT_PAGE);
+    expect(reachedTemplate(request('', form('rest_route=')))).toBe(FRONT_PAGE);
+    // A PUT's form body is not read for it; a POST form's value differing from the query's is wp_die's.
+    expect(reachedTemplate(request('', form('rest_route='), 'PUT'))).toBe('/calendar/events/v1/events');
+    expect(reachedTemplate(request('rest_route=', form('rest_route=/x')))).toBe('/calendar/events/v1/events');
+    expect(reachedTemplate(request('rest_route[]='))).toBe('/calendar/events/v1/events');
   });
 });
