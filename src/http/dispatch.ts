@@ -5,7 +5,7 @@
  */
 import { errors } from '../contract/error-codes.ts';
 import { RestError, type ParamError } from '../contract/errors.ts';
-import { authorize, refuseUnlessAllowed } from '../contract/permission.ts';
+import { authorize, refuseUnlessAllowed, type Permission } from '../contract/permission.ts';
 import type { Params } from '../lib/php-params.ts';
 import type { Method, RawBody, RestResult } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
@@ -104,27 +104,32 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
   try {
     planned ??= await plan(table, call);
     const result = await run(planned);
-    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call);
+    const refused = await refusedOnRecord(planned, planned.endpoint);
+    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call, refused);
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
     // Input the store cannot hold is not looked up: the record checks run on the path alone.
     const looked = planned && !planned.unstorable ? planned : pathOnly(table, call);
-    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await missingRecordMethods(looked));
+    return withAllow({ status: err.status, body: err.toBody(), headers: {}, route }, call, await refusedOnRecord(looked));
   }
 }
 
 /**
- * The methods of a refused request's route whose permission the legacy site checks on a record the
- * path names that does not exist. (An answered request found its record: none.)
+ * The methods of the route whose permission the legacy site checks on the record the path names
+ * and which fails there (a missing record, or one the caller may not change), for the caller who
+ * may use them at all. The endpoint that answered passed its own check.
  */
-async function missingRecordMethods(p: (Plan & { idless?: boolean }) | null): Promise<Set<string>> {
+async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null, answered?: CompiledEndpoint): Promise<Set<string>> {
   const out = new Set<string>();
+  // Endpoints sharing a permission (an update and a delete) share its one lookup.
+  const verdicts = new Map<Permission<never>, Promise<boolean>>();
   for (const e of p?.route.endpoints ?? []) {
     const { permission, methods } = e.endpoint;
-    if (!permission.ofRecord) continue;
-    const missing = p!.idless ? permission.anyValueLooksUp === true : !(await permission.ofRecord(p!.ctx, p!.args));
-    if (missing) for (const m of methods) out.add(m);
+    const ofRecord = permission.ofRecord;
+    if (!ofRecord || e === answered || !permission.allows(p!.ctx.user)) continue;
+    if (!verdicts.has(permission)) verdicts.set(permission, p!.idless ? Promise.resolve(permission.anyValueLooksUp !== true) : ofRecord(p!.ctx, p!.args));
+    if (!(await verdicts.get(permission))) for (const m of methods) out.add(m);
   }
   return out;
 }
