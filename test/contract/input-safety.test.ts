@@ -291,6 +291,18 @@ describe('headers too large', () => {
   });
 });
 
+describe('paths with an encoded question mark', () => {
+  it('are cut at it unless they hold a dot, as the legacy site\'s server hands WordPress the path', async () => {
+    const index = await send({ method: 'GET', url: '/wp-json/redirection/v1%3F/x' });
+    expect([index.statusCode, index.json().namespace]).toEqual([200, 'redirection/v1']);
+    expectWpError(await send({ method: 'DELETE', url: '/wp-json/calendar/events/v1/organizers/by-slug/%3Fa' }), 404, 'rest_no_route');
+    // With a dot anywhere in the path it reaches WordPress as sent: the `?` stays in the route.
+    expectWpError(await send({ method: 'GET', url: '/wp-json/oembed/1.0%3F/embed' }), 404, 'rest_no_route');
+    const slug = await send({ method: 'GET', url: '/wp-json/calendar/events/v1/organizers/by-slug/a.b%3Fc' });
+    expectWpError(slug, 400, 'rest_invalid_param');
+  });
+});
+
 describe('paths with malformed percent-encoding', () => {
   it('are answered as the legacy site answers the path as written: no route, a slug, or a page', async () => {
     expectWpError(await send({ method: 'POST', url: '/wp-json/tribe/events/v1/venues/%zz/', payload: 'phone=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 404, 'rest_no_route');
