@@ -33,6 +33,17 @@ describe('differential report', () => {
     expect(report).toContain('calendar/events/v1: 5 requests, 1 identical (20.0%), 2 allowed (40.0%), 2 differ (40.0%)');
   });
 
+  it('counts apart the allowed requests whose every difference a row marked contract allows', () => {
+    const marked = new Deviations([
+      { id: 'contract-route', captures: '-', allows: 'body: $.routes; routes: GET /; contract' },
+      { id: 'bug-kept-out', captures: '-', allows: 'body: $.name; routes: GET /' },
+    ]);
+    const tally = new Tally();
+    const add = (legacy: unknown, lintel: unknown) => tally.add('GET /', 'index', tally.compare('GET /', answer(200, legacy), answer(200, lintel), norm), marked.forRoute('GET', '/', { status: 200 }), curls).verdict;
+    expect([add({ routes: 1, name: 'a' }, { routes: 2, name: 'a' }), add({ routes: 1, name: 'a' }, { routes: 2, name: 'b' }), add({ name: 'a' }, { name: 'b' })]).toEqual(['allowed', 'allowed', 'allowed']);
+    expect(printReport(tally, { examples: 0 })).toContain(`${'index'.padEnd(20)} ${'3'.padStart(8)}  ${'0.0%'.padStart(9)}  ${'100.0%'.padStart(7)}  ${'33.3%'.padStart(8)}  ${'0.0%'.padStart(6)}`);
+  });
+
   it('sums each unlisted class over the routes it is met on, and counts verdicts per request feature', () => {
     const tally = new Tally();
     const differing = (route: string, features: string[]) =>
@@ -42,7 +53,7 @@ describe('differential report', () => {
     tally.add('GET /history/v1/events', 'history/v1', [], [], curls, false, []);
     const report = printReport(tally, { examples: 0, classes: 5 });
     expect(report).toContain('  ×2 on 2 routes: status: expected 404, got 200');
-    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+100\.0%/);
+    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+0\.0%\s+100\.0%/);
     expect(report.find((l) => l.startsWith('(none)'))).toMatch(/\(none\)\s+1\s+100\.0%/);
   });
 
