@@ -33,6 +33,16 @@ describe('differential report', () => {
     expect(report).toContain('calendar/events/v1: 5 requests, 1 identical (20.0%), 2 allowed (40.0%), 2 differ (40.0%)');
   });
 
+  it('shows a difference no row allows even where the same path was allowed on an earlier request', () => {
+    const tally = new Tally();
+    const route = 'GET /calendar/events/v1/venues';
+    const found = () => tally.compare(route, answer(200, [{ order: 1 }]), answer(200, [{ order: 2 }]), norm);
+    tally.add(route, 'calendar/events/v1', found(), rows.forRoute('GET', '/calendar/events/v1/venues', { status: 200 }), curls);
+    // As where a row's `legacy:` status does not apply: nothing allows it.
+    expect(tally.add(route, 'calendar/events/v1', found(), [], curls).verdict).toBe('differs');
+    expect(printReport(tally, { examples: 5, classes: 5 })).toContain('  ×1 on 1 route: $[0].order: expected 1, got 2');
+  });
+
   it('counts apart the allowed requests whose every difference a row marked contract allows', () => {
     const marked = new Deviations([
       { id: 'contract-route', captures: '-', allows: 'body: $.routes; routes: GET /; contract' },

@@ -86,7 +86,8 @@ export class Tally {
       if (rows.length === 0) unlisted++;
       if (allowers.some((l) => l.allows.contract)) forced++;
       for (const id of rows) allowing.add(id);
-      const k = classKey(d);
+      // The rows are part of the class: a path some rows allow on one request and none on another is two classes, so the unlisted one shows.
+      const k = `${classKey(d)} ${rows.join(',')}`;
       const known = t.classes.get(k);
       if (known) known.count++;
       else {
