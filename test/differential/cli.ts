@@ -11,6 +11,7 @@ import { Deviations, loadDeviations } from '../../src/compare/deviations.ts';
 import { LegacyClient } from '../../src/import/client.ts';
 import { importResources } from '../../src/import/index.ts';
 import { runImport } from '../../src/import/resource.ts';
+import { parseQueryString } from '../../src/lib/php-params.ts';
 import { aliasNames, loadCaptures, ORACLE_BASE, runConformance } from '../conformance/lib.ts';
 import { legacySide, lintelSide, type Answer, type Sent, type Side } from './clients.ts';
 import { IdMap } from './ids.ts';
@@ -108,8 +109,9 @@ await runConformance({
       const asLegacy = lintelJson === undefined ? unprefixed : { ...unprefixed, body: JSON.stringify(ids.asLegacy(lintelJson)) };
       if (r.write && r.method === 'POST' && !r.path.includes(ID_SLOT) && fromLegacy.status < 300 && fromLintel.status < 300) ids.created(r.path, parsed(fromLegacy), lintelJson);
       const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
-      // A PHP crash ignores `_envelope`: its error is read as it came, not as an envelope.
-      const envelope = /(^|&)_envelope=/.test(r.query) ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
+      // WordPress envelopes whenever the query has `_envelope` (isset: `_envelope[]=x` and a bare `_envelope` too).
+      // A PHP crash ignores it: its error is read as it came, not as an envelope.
+      const envelope = parseQueryString(r.query)._envelope !== undefined ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
       const enveloped = typeof envelope?.status === 'number' && 'body' in envelope;
       const rows = listed.forRoute(r.effective, reachedTemplate(r), { status: enveloped ? (envelope.status as number) : fromLegacy.status });
       const { fresh } = tally.add(r.route, r.namespace, found, rows, { legacy: legacy.curl(a), lintel: lintel.curl(b) }, enveloped, featuresOf(r));
