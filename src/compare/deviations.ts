@@ -16,7 +16,8 @@ export const DEVIATIONS_FILE = fileURLToPath(new URL('../../DEVIATIONS.md', impo
  * by `;`. A body path covers everything below it; `*` stands for any run of characters (an array index,
  * a key or part of one, a route segment). A text body (iCal, exports) is the single value `$`. With
  * `legacy:`, the row applies only where the legacy site answered one of those statuses (its PHP
- * crashes: a 500 is never behaviour to keep, whatever Lintel answers instead).
+ * crashes: a 500 is never behaviour to keep, whatever Lintel answers instead). `contract` marks a
+ * difference the contract forces; the differential report counts the requests only such rows allow.
  */
 export interface Allowance {
   status: boolean;
@@ -27,6 +28,8 @@ export interface Allowance {
   routes: string[];
   /** The legacy answer's statuses the row is limited to; empty: any. */
   legacy: number[];
+  /** `contract`: the difference is forced by the contract (what it documents and the legacy site lacks), not chosen over a legacy bug. */
+  contract: boolean;
 }
 
 export interface Listing {
@@ -35,12 +38,13 @@ export interface Listing {
 }
 
 export function parseAllows(cell: string): Allowance {
-  const out: Allowance = { status: false, headers: [], body: [], routes: [], legacy: [] };
+  const out: Allowance = { status: false, headers: [], body: [], routes: [], legacy: [], contract: false };
   for (const part of cell.replace(/`/g, '').split(';').map((p) => p.trim())) {
     if (part === '' || /^[-–—]$/.test(part)) continue;
-    const m = /^(status|header|body|routes|legacy)\s*(?::\s*(.*))?$/.exec(part);
-    if (!m) throw new Error(`DEVIATIONS.md: cannot read "${part}" in an allows cell (status; header: A, B; body: $.x, $.y[*].z; routes: GET /a/{id}; legacy: 500)`);
+    const m = /^(status|contract|header|body|routes|legacy)\s*(?::\s*(.*))?$/.exec(part);
+    if (!m) throw new Error(`DEVIATIONS.md: cannot read "${part}" in an allows cell (status; header: A, B; body: $.x, $.y[*].z; routes: GET /a/{id}; legacy: 500; contract)`);
     if (m[1] === 'status') out.status = true;
+    else if (m[1] === 'contract') out.contract = true;
     // Header names and routes hold no commas; body paths may (quoted keys), so they are split only before the next `$`.
     else if (m[1] === 'header') out.headers.push(...list(m[2]).map((h) => h.toLowerCase()));
     else if (m[1] === 'routes') out.routes.push(...list(m[2]).map(routePattern));

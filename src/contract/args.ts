@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { toBoolean, toInteger, toList, toObject } from './coerce.ts';
 import type { RestContext } from './context.ts';
 import { Repeated } from '../lib/php-params.ts';
+import { escUrlRaw } from '../lib/esc-url.ts';
 
 /** An argument's schema, whose output is what the handler receives for it. */
 export type Arg<T = unknown> = z.ZodType<T>;
@@ -70,9 +71,9 @@ export const arg = {
       if (o?.maxLength !== undefined) str = str.max(o.maxLength);
       s = str;
     }
-    // `uri` is a sanitize-only format in WordPress: it is declared, never rejected.
-    const keywords = o?.format === 'uri' ? { format: 'uri' } : {};
-    return build(same, s, o, keywords);
+    // `uri` is a sanitize-only format in WordPress: never rejected, the string cleaned by esc_url_raw.
+    if (o?.format === 'uri') return build((v) => (typeof v === 'string' ? escUrlRaw(v) : v), s, o, { format: 'uri' });
+    return build(same, s, o);
   },
   enum: <const T extends readonly [string, ...string[]], const O extends Common<T[number]> = {}>(values: T, o?: O) =>
     build(same, z.enum(values), o),

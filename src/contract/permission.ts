@@ -15,10 +15,9 @@ export interface Permission<A = unknown> {
   /** The refusal when `allows` is false (default: `rest_forbidden`, 401 anonymous / 403 logged in). */
   refuse?(user: User | null): RestError;
   /**
-   * Whether the permission holds on the record the request names, when the legacy site checks it
-   * there (`current_user_can('edit_post', $id)`, which fails for a missing record or one the caller
-   * may not change): the method is then not in the `Allow` header, of an answered request as of a
-   * refused one.
+   * Whether the legacy site's check of this permission on the record the path names passes
+   * (`current_user_can('edit_post', $id)`, which fails for a missing record and for one the caller
+   * may not change): where it fails, the method is not in the `Allow` header, whatever the answer.
    */
   ofRecord?(ctx: RestContext, args: A): Promise<boolean>;
   /**

@@ -106,8 +106,8 @@ export const INVALID_PARAM: ParamError = { code: null, message: 'Invalid paramet
 
 /**
  * Input the store cannot hold, refused before it can reach SQL whichever handler reads it: a NUL
- * byte in any parameter (PostgreSQL text cannot contain one), and a path ID beyond the integers
- * the store keeps (IDs are JS numbers, exact up to 2^53).
+ * byte in a parameter the handler reads (`params`) or in the path (PostgreSQL text cannot contain
+ * one), and a path ID beyond the integers the store keeps (IDs are JS numbers, exact up to 2^53).
  */
 export function unstorable(params: Record<string, unknown>, path: PathParams, beyondStore = new Map<string, ParamError[]>()): RestError | null {
   const failures = new Map<string, ParamError[]>(beyondStore);

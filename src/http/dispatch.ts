@@ -5,7 +5,7 @@
  */
 import { errors } from '../contract/error-codes.ts';
 import { RestError, type ParamError } from '../contract/errors.ts';
-import { authorize, refuseUnlessAllowed } from '../contract/permission.ts';
+import { authorize, refuseUnlessAllowed, type Permission } from '../contract/permission.ts';
 import type { Params } from '../lib/php-params.ts';
 import type { Method, RawBody, RestResult, ResultHeaders } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
@@ -64,8 +64,22 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   // when the legacy route lists no argument for them.
   const path = { values: at.urlParams, integers: at.route.integerParams };
   const beyondStore = new Map<string, ParamError[]>();
-  const args = { ...at.urlParams, ...(await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.ctx.method), beyondStore)) };
-  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(at.endpoint.endpoint.storesNoInput ? {} : at.params, path, beyondStore) };
+  const validated = await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.ctx.method), beyondStore);
+  const args = { ...at.urlParams, ...validated };
+  return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(readInput(at.endpoint.endpoint, validated, at.params), path, beyondStore) };
+}
+
+/**
+ * What core-nul-bytes looks at: what the handler reads, its declared arguments as validated (a
+ * sanitized one as cleaned) and the undeclared ones it `reads`. Any other parameter never reaches
+ * the store, and the legacy site ignores it.
+ */
+function readInput(e: CompiledEndpoint['endpoint'], validated: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
+  if (e.storesNoInput) return {};
+  if (e.reads === 'all') return params;
+  const read = { ...validated };
+  for (const name of e.reads ?? []) if (params[name] !== undefined) read[name] = params[name];
+  return read;
 }
 
 export async function run(p: Plan): Promise<RestResult> {
@@ -90,7 +104,8 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
   try {
     planned ??= await plan(table, call);
     const result = await run(planned);
-    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call, await refusedOnRecord(planned));
+    const refused = await refusedOnRecord(planned, planned.endpoint);
+    return withAllow({ status: result.status ?? 200, body: result.body, headers: result.headers ?? {}, raw: result.raw, links: result.links, route: planned.route }, call, refused);
   } catch (e) {
     const err = asRestError(e, call.ctx.log);
     const route = planned?.route ?? (err.code === 'rest_no_route' ? null : matchRoute(table, call));
@@ -101,17 +116,20 @@ export async function dispatch(table: RouteTable, call: RestCall, given?: Plan):
 }
 
 /**
- * The methods of the request's route whose permission the legacy site checks on the record the
- * request names, and refuses there (a missing record, one the caller may not change): the legacy
- * site runs every permission callback of the route for `Allow`, on answered requests too.
+ * The methods of the route whose permission the legacy site checks on the record the path names
+ * and which fails there (a missing record, or one the caller may not change), for the caller who
+ * may use them at all. The endpoint that answered passed its own check.
  */
-async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null): Promise<Set<string>> {
+async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null, answered?: CompiledEndpoint): Promise<Set<string>> {
   const out = new Set<string>();
+  // Endpoints sharing a permission (an update and a delete) share its one lookup.
+  const verdicts = new Map<Permission<never>, Promise<boolean>>();
   for (const e of p?.route.endpoints ?? []) {
     const { permission, methods } = e.endpoint;
-    if (!permission.ofRecord) continue;
-    const missing = p!.idless && !permission.readsRequest ? permission.anyValueLooksUp === true : !(await permission.ofRecord(p!.ctx, p!.args));
-    if (missing) for (const m of methods) out.add(m);
+    const ofRecord = permission.ofRecord;
+    if (!ofRecord || e === answered || !permission.allows(p!.ctx.user)) continue;
+    if (!verdicts.has(permission)) verdicts.set(permission, p!.idless && !permission.readsRequest ? Promise.resolve(permission.anyValueLooksUp !== true) : ofRecord(p!.ctx, p!.args));
+    if (!(await verdicts.get(permission))) for (const m of methods) out.add(m);
   }
   return out;
 }

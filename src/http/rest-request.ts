@@ -27,8 +27,8 @@ export interface RestPrefixes {
  * and nothing left is the index. The route is matched as it is: without its leading slash
  * (`?rest_route=oembed/1.0`) or with two (`/wp-json//oembed/1.0`) it names no route.
  */
-function restRoute(route: string, trailing: RegExp): string {
-  const r = route.replace(trailing, '');
+function restRoute(route: string): string {
+  const r = route.replace(/[/\\]+$/, '');
   return r === '' || r === '0' ? '/' : r;
 }
 
@@ -48,6 +48,18 @@ function lastValue(v: unknown): unknown {
   return v instanceof Repeated ? v.at(-1) : v;
 }
 
+/**
+ * The route the rewrite rule makes of the path after the prefix, as the legacy site reads it. Its PHP
+ * server hands WordPress a path without a dot decoded (PATH_INFO), which WordPress cuts at its first
+ * `?` (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot reaches it as
+ * sent. The rule's query then goes through parse_str: an `&` ends the route and a `+` is a space.
+ */
+function pathRoute(pathname: string, tail: string): string {
+  const text = safeDecode(pathname).includes('.') ? tail : safeDecode(tail).split('?')[0]!.replaceAll('%', '%25');
+  const route = lastValue(parseQueryString(`rest_route=${text}`).rest_route);
+  return `/${typeof route === 'string' ? route : ''}`;
+}
+
 /** Where `rest_route` applies: under the REST prefix (the route its path names) or on the site root (`/`, `index.php`), with or without a locale. */
 interface Entry {
   locale: string | null;
@@ -65,12 +77,7 @@ function entryOf(pathname: string, p: RestPrefixes): Entry | null {
   const i = first && p.locales.includes(first) && segs.length > 2 ? 2 : 1;
   const locale = i === 2 ? first! : null;
   const localePath = segs.slice(0, i).join('/');
-  if (segs[i]?.toLowerCase() === p.restPrefix.toLowerCase()) {
-    // WordPress reads the path from PATH_INFO, decoded, and cuts it at its first `?` (parse_request):
-    // `/wp-json/calendar/events/v1/venues/by-slug/%3Fx` names `/calendar/events/v1/venues/by-slug`.
-    const [path = ''] = safeDecode(segs.slice(i + 1).join('/')).split('?');
-    return { locale, localePath, byPath: restRoute(`/${path}`, /[/\\]+$/), indexPhp: false };
-  }
+  if (segs[i]?.toLowerCase() === p.restPrefix.toLowerCase()) return { locale, localePath, byPath: restRoute(pathRoute(pathname, segs.slice(i + 1).join('/'))), indexPhp: false };
   const rest = segs.slice(i).join('/');
   return rest === '' || rest === 'index.php' ? { locale, localePath, byPath: null, indexPhp: rest === 'index.php' } : null;
 }
@@ -88,7 +95,7 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
   const { locale, byPath } = entry;
   const named = namedRoute(query);
   if (named === undefined) return byPath === null ? null : { locale, route: byPath };
-  if (typeof named === 'string') return { locale, route: restRoute(named, /[/\\]+$/), byQuery: true };
+  if (typeof named === 'string') return { locale, route: restRoute(named), byQuery: true };
   return 'notString' in named ? { locale, route: byPath ?? '/', routeNotString: true } : null;
 }
 

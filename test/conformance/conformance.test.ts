@@ -74,8 +74,10 @@ describe('reading the allows column', () => {
       body: ['$.events[*].description', '$.routes["/a,b"]'],
       routes: [],
       legacy: [],
+      contract: false,
     });
-    expect(parseAllows('-')).toEqual({ status: false, headers: [], body: [], routes: [], legacy: [] });
+    expect(parseAllows('-')).toEqual({ status: false, headers: [], body: [], routes: [], legacy: [], contract: false });
+    expect(parseAllows('body: $.routes; contract').contract).toBe(true);
     expect(() => parseAllows('bodies: $.x')).toThrow(/cannot read/);
   });
 

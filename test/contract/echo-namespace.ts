@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { arg, item } from '../../src/contract/args.ts';
 import { json } from '../../src/contract/reply.ts';
-import { needs, publicAccess } from '../../src/contract/permission.ts';
+import { needs, onRecord, publicAccess } from '../../src/contract/permission.ts';
 import { endpoint, route, type RouteDecl } from '../../src/contract/route.ts';
 import type { Mappings } from '../../src/mappings.ts';
 import { translators } from '../../src/namespaces/index.ts';
@@ -44,6 +44,19 @@ export function echoRoutes(): RouteDecl[] {
         response: json(z.object({ id: z.int(), method: z.string() })),
         permission: publicAccess,
         handler: (ctx, args) => ({ body: { id: args.id, method: ctx.method } }),
+      }),
+    ),
+    // A record the caller may change or not (here: even IDs), as `current_user_can('edit_post', $id)` decides.
+    route(
+      ECHO,
+      `/${ECHO}/owned/(?P<id>\\d+)`,
+      endpoint({ methods: ['GET'], args: { id: arg.integer({ required: true }) }, response: echoed, permission: publicAccess, handler: (_ctx, args) => ({ body: args }) }),
+      endpoint({
+        methods: ['PUT'],
+        args: { id: arg.integer({ required: true }) },
+        response: echoed,
+        permission: onRecord(needs('edit_posts'), async (_ctx, a) => (a as { id: number }).id % 2 === 0),
+        handler: (_ctx, args) => ({ body: args }),
       }),
     ),
     // A path parameter the route lists no argument for (as legacy export routes do).

@@ -136,7 +136,6 @@ describe('input the store cannot hold is a 400, not a 500', () => {
       '/wp-json/calendar/events/v1/events?search=%00',
       '/wp-json/calendar/events/v1/events/by-slug/x?slug=%00',
       '/wp-json/calendar/events/v1/events/by-slug/a%00b',
-      '/wp-json/oembed/1.0/embed?url=http%3A%2F%2Flintel.test%2Fevent%2F%00',
     ]) {
       const r = await send({ method: 'GET', url });
       expectWpError(r, 400, 'rest_invalid_param');
@@ -152,8 +151,23 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     expectWpError(path, 400, 'rest_invalid_param');
     const pathId = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', headers: { authorization: admin }, payload: { id: 1, url: '/x' } });
     expectWpError(pathId, 400, 'rest_invalid_param');
-    const named = await send({ method: 'GET', url: '/wp-json/calendar/events/v1/events?__proto__=%00' });
+    // A route that reads its parameters as a whole (a redirect's fields) refuses it under any name.
+    const named = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect?__proto__=%00', headers: { authorization: admin } });
     expect(named.json().data.params).toEqual(JSON.parse('{"__proto__": "Invalid parameter."}'));
+    await stillHealthy();
+  });
+
+  it('ignores a NUL byte in a parameter the route does not read, as the legacy site ignores the parameter', async () => {
+    for (const url of ['/wp-json/calendar/events/v1/events?a[5][prototype]=%00', '/wp-json/calendar/events/v1/events?__proto__=%00', '/wp-json/calendar/events/v1/events?_fields=a%00b']) {
+      expect((await send({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
+    // An undeclared parameter the handler does read into the store is refused: the user search's `q`.
+    expectWpError(await send({ method: 'GET', url: '/wp-json/history/v1/search-user?q=a%00b', headers: { authorization: admin } }), 400, 'rest_invalid_param');
+    // oEmbed's `url` is cleaned as WordPress's esc_url_raw cleans it, NUL bytes dropped: it finds no record, or the one it names.
+    expectWpError(await send({ method: 'GET', url: '/wp-json/oembed/1.0/embed?url=http%3A%2F%2Flintel.test%2Fevent%2F%00' }), 404, 'oembed_invalid_url');
+    const created = await send({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: admin, 'content-type': 'application/json' }, payload: { title: 'Embedded', status: 'publish', ...EVENT_DATES } });
+    const embed = await send({ method: 'GET', url: `/wp-json/oembed/1.0/embed?url=${encodeURIComponent(`${created.json().url}\0`)}` });
+    expect(embed.statusCode, embed.body).toBe(200);
     await stillHealthy();
   });
 
@@ -255,6 +269,18 @@ describe('headers too large', () => {
     expect(head).toMatch(/\r\nConnection: close/i);
     expect(JSON.parse(body!)).toEqual({ code: 'rest_request_headers_too_large', message: 'The request headers are larger than the server accepts.', data: { status: 431 } });
     await stillHealthy();
+  });
+});
+
+describe('paths with an encoded question mark', () => {
+  it('are cut at it unless they hold a dot, as the legacy site\'s server hands WordPress the path', async () => {
+    const index = await send({ method: 'GET', url: '/wp-json/redirection/v1%3F/x' });
+    expect([index.statusCode, index.json().namespace]).toEqual([200, 'redirection/v1']);
+    expectWpError(await send({ method: 'DELETE', url: '/wp-json/calendar/events/v1/organizers/by-slug/%3Fa' }), 404, 'rest_no_route');
+    // With a dot anywhere in the path it reaches WordPress as sent: the `?` stays in the route.
+    expectWpError(await send({ method: 'GET', url: '/wp-json/oembed/1.0%3F/embed' }), 404, 'rest_no_route');
+    const slug = await send({ method: 'GET', url: '/wp-json/calendar/events/v1/organizers/by-slug/a.b%3Fc' });
+    expectWpError(slug, 400, 'rest_invalid_param');
   });
 });
 

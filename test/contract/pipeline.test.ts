@@ -224,6 +224,12 @@ describe('request forms', () => {
     expect(r.headers.allow).toBe('GET');
   });
 
+  it('leaves out of Allow the methods whose check fails on the record the path names, whatever the answer', async () => {
+    const editor = await app.auth('editor');
+    const allow = async (id: number, authorization?: string) => (await req('GET', `/wp-json/echo/v1/owned/${id}`, { headers: authorization ? { authorization } : {} })).headers.allow;
+    expect([await allow(2, editor), await allow(3, editor), await allow(2)]).toEqual(['GET, PUT', 'GET', 'GET']);
+  });
+
   it('answers OPTIONS from the declaration, without checking permissions', async () => {
     const r = await req('OPTIONS', '/wp-json/echo/v1/items');
     expect(r.statusCode).toBe(200);
@@ -238,7 +244,7 @@ describe('request forms', () => {
   it('shows the declared namespace in its own index and the site index', async () => {
     const ns = (await get('/wp-json/echo/v1')).json();
     expect(ns.namespace).toBe('echo/v1');
-    expect(Object.keys(ns.routes)).toEqual(['/echo/v1', '/echo/v1/items', '/echo/v1/items/(?P<id>\\d+)', '/echo/v1/kinds/(?P<kind>a|b)']);
+    expect(Object.keys(ns.routes)).toEqual(['/echo/v1', '/echo/v1/items', '/echo/v1/items/(?P<id>\\d+)', '/echo/v1/owned/(?P<id>\\d+)', '/echo/v1/kinds/(?P<kind>a|b)']);
     expect(ns.routes['/echo/v1/items/(?P<id>\\d+)']._links).toBeUndefined();
     expect(ns.routes['/echo/v1/items']._links).toEqual({ self: [{ href: `${TEST_BASE}/wp-json/echo/v1/items` }] });
     expect((await get('/wp-json/echo/v1?namespace=zz')).json().code).toBe('rest_invalid_namespace');

@@ -11,12 +11,13 @@ import { Deviations, loadDeviations } from '../../src/compare/deviations.ts';
 import { LegacyClient } from '../../src/import/client.ts';
 import { importResources } from '../../src/import/index.ts';
 import { runImport } from '../../src/import/resource.ts';
+import { parseQueryString } from '../../src/lib/php-params.ts';
 import { aliasNames, loadCaptures, ORACLE_BASE, runConformance } from '../conformance/lib.ts';
 import { legacySide, lintelSide, type Answer, type Sent, type Side } from './clients.ts';
 import { IdMap } from './ids.ts';
 import { Recorder } from './record.ts';
 import { printReport, Tally } from './report.ts';
-import { differentialRequests, featuresOf, ID_SLOT, type DiffRequest } from './requests.ts';
+import { differentialRequests, featuresOf, ID_SLOT, reachedTemplate, type DiffRequest } from './requests.ts';
 
 const opts = new Command()
   .name('npm run differential --')
@@ -122,10 +123,11 @@ await runConformance({
       // read as they are, not through the other collections' IDs.
       const asLegacy = lintelJson === undefined || r.namespace === 'history/v1' ? unprefixed : { ...unprefixed, body: JSON.stringify(ids.asLegacy(lintelJson, r.template)) };
       const found = tally.compare(r.route, fromLegacy, asLegacy, norm);
-      // A PHP crash ignores `_envelope`: its error is read as it came, not as an envelope.
-      const envelope = /(^|&)_envelope=/.test(r.query) ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
+      // WordPress envelopes whenever the query has `_envelope` (isset: `_envelope[]=x` and a bare `_envelope` too).
+      // A PHP crash ignores it: its error is read as it came, not as an envelope.
+      const envelope = parseQueryString(r.query)._envelope !== undefined ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
       const enveloped = typeof envelope?.status === 'number' && 'body' in envelope;
-      const rows = listed.forRoute(r.effective, r.template, { status: enveloped ? (envelope.status as number) : fromLegacy.status });
+      const rows = listed.forRoute(r.effective, reachedTemplate(r), { status: enveloped ? (envelope.status as number) : fromLegacy.status });
       const { fresh } = tally.add(r.route, r.namespace, found, rows, { legacy: legacy.curl(a), lintel: lintel.curl(b) }, enveloped, featuresOf(r));
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Deviations } from '../../src/compare/deviations.ts';
 import type { Answer } from './clients.ts';
 import { printReport, Tally } from './report.ts';
+import { FRONT_PAGE, reachedTemplate, type DiffRequest } from './requests.ts';
 
 const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'content-type': 'application/json' }, headerList: [], body: JSON.stringify(body), elapsedS: 0 });
 const norm = { aliases: {} };
@@ -32,6 +33,27 @@ describe('differential report', () => {
     expect(report).toContain('calendar/events/v1: 5 requests, 1 identical (20.0%), 2 allowed (40.0%), 2 differ (40.0%)');
   });
 
+  it('shows a difference no row allows even where the same path was allowed on an earlier request', () => {
+    const tally = new Tally();
+    const route = 'GET /calendar/events/v1/venues';
+    const found = () => tally.compare(route, answer(200, [{ order: 1 }]), answer(200, [{ order: 2 }]), norm);
+    tally.add(route, 'calendar/events/v1', found(), rows.forRoute('GET', '/calendar/events/v1/venues', { status: 200 }), curls);
+    // As where a row's `legacy:` status does not apply: nothing allows it.
+    expect(tally.add(route, 'calendar/events/v1', found(), [], curls).verdict).toBe('differs');
+    expect(printReport(tally, { examples: 5, classes: 5 })).toContain('  ×1 on 1 route: $[0].order: expected 1, got 2');
+  });
+
+  it('counts apart the allowed requests whose every difference a row marked contract allows', () => {
+    const marked = new Deviations([
+      { id: 'contract-route', captures: '-', allows: 'body: $.routes; routes: GET /; contract' },
+      { id: 'bug-kept-out', captures: '-', allows: 'body: $.name; routes: GET /' },
+    ]);
+    const tally = new Tally();
+    const add = (legacy: unknown, lintel: unknown) => tally.add('GET /', 'index', tally.compare('GET /', answer(200, legacy), answer(200, lintel), norm), marked.forRoute('GET', '/', { status: 200 }), curls).verdict;
+    expect([add({ routes: 1, name: 'a' }, { routes: 2, name: 'a' }), add({ routes: 1, name: 'a' }, { routes: 2, name: 'b' }), add({ name: 'a' }, { name: 'b' })]).toEqual(['allowed', 'allowed', 'allowed']);
+    expect(printReport(tally, { examples: 0 })).toContain(`${'index'.padEnd(20)} ${'3'.padStart(8)}  ${'0.0%'.padStart(9)}  ${'100.0%'.padStart(7)}  ${'33.3%'.padStart(8)}  ${'0.0%'.padStart(6)}`);
+  });
+
   it('sums each unlisted class over the routes it is met on, and counts verdicts per request feature', () => {
     const tally = new Tally();
     const differing = (route: string, features: string[]) =>
@@ -41,7 +63,7 @@ describe('differential report', () => {
     tally.add('GET /history/v1/events', 'history/v1', [], [], curls, false, []);
     const report = printReport(tally, { examples: 0, classes: 5 });
     expect(report).toContain('  ×2 on 2 routes: status: expected 404, got 200');
-    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+100\.0%/);
+    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+0\.0%\s+100\.0%/);
     expect(report.find((l) => l.startsWith('(none)'))).toMatch(/\(none\)\s+1\s+100\.0%/);
   });
 
@@ -66,5 +88,34 @@ describe('differential report', () => {
     expect(report[header]).toMatch(/^row allowing\s+total\s+calendar\/events\/v1\s+index$/);
     expect(report[header + 1]).toMatch(/^venue-sort\s+3\s+2\s+1$/);
     expect(report[header + 2]).toMatch(/^venue-name\s+1\s+1\s+-$/);
+  });
+});
+
+describe('the route a request reaches', () => {
+  const request = (query: string, body?: DiffRequest['body'], method = 'POST'): DiffRequest => ({
+    route: 'POST /calendar/events/v1/events',
+    template: '/calendar/events/v1/events',
+    effective: method,
+    namespace: 'calendar/events/v1',
+    method,
+    path: '/calendar/events/v1/events',
+    collection: null,
+    pick: 0,
+    locale: '',
+    query,
+    body,
+    caller: 'administrator',
+    write: true,
+  });
+  const form = (payload: string) => ({ type: 'application/x-www-form-urlencoded', payload });
+
+  it('is the front page where the rest_route WordPress reads is empty, else the request\'s route', () => {
+    expect(reachedTemplate(request('%20rest_route=&a=1'))).toBe(FRONT_PAGE);
+    expect(reachedTemplate(request('rest_route=/x&rest_route=0'))).toBe(FRONT_PAGE);
+    expect(reachedTemplate(request('', form('rest_route=')))).toBe(FRONT_PAGE);
+    // A PUT's form body is not read for it; a POST form's value differing from the query's is wp_die's.
+    expect(reachedTemplate(request('', form('rest_route='), 'PUT'))).toBe('/calendar/events/v1/events');
+    expect(reachedTemplate(request('rest_route=', form('rest_route=/x')))).toBe('/calendar/events/v1/events');
+    expect(reachedTemplate(request('rest_route[]='))).toBe('/calendar/events/v1/events');
   });
 });

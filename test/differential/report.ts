@@ -26,6 +26,8 @@ interface Counts {
   sent: number;
   identical: number;
   allowed: number;
+  /** Of the allowed, those whose every difference a row marked `contract` allows: forced by the contract. */
+  contract: number;
 }
 
 interface RouteTally extends Counts {
@@ -71,17 +73,21 @@ export class Tally {
    * when the request asked for one. Returns its verdict and the classes of difference seen for the first time.
    */
   add(route: string, namespace: string, found: Difference[], listings: Listing[], curls: { legacy: string; lintel: string }, enveloped = false, features: readonly string[] = []): { verdict: Verdict; fresh: Example[] } {
-    const t = this.routes.get(route) ?? { namespace, sent: 0, identical: 0, allowed: 0, classes: new Map() };
+    const t = this.routes.get(route) ?? { namespace, sent: 0, identical: 0, allowed: 0, contract: 0, classes: new Map() };
     this.routes.set(route, t);
     const fresh: Example[] = [];
     let unlisted = 0;
+    let forced = 0;
     const allowing = new Set<string>();
     for (const d of found) {
       const where = enveloped ? unenveloped(d.path) : d.path;
-      const rows = listings.filter((l) => allowedBy([l], where)).map((l) => l.id);
+      const allowers = listings.filter((l) => allowedBy([l], where));
+      const rows = allowers.map((l) => l.id);
       if (rows.length === 0) unlisted++;
+      if (allowers.some((l) => l.allows.contract)) forced++;
       for (const id of rows) allowing.add(id);
-      const k = classKey(d);
+      // The rows are part of the class: a path some rows allow on one request and none on another is two classes, so the unlisted one shows.
+      const k = `${classKey(d)} ${rows.join(',')}`;
       const known = t.classes.get(k);
       if (known) known.count++;
       else {
@@ -102,12 +108,13 @@ export class Tally {
       c.sent++;
       if (verdict === 'identical') c.identical++;
       if (verdict === 'allowed') c.allowed++;
+      if (verdict === 'allowed' && forced === found.length) c.contract++;
     }
     return { verdict, fresh };
   }
 
   #feature(name: string): Counts {
-    const c = this.features.get(name) ?? { sent: 0, identical: 0, allowed: 0 };
+    const c = this.features.get(name) ?? { sent: 0, identical: 0, allowed: 0, contract: 0 };
     this.features.set(name, c);
     return c;
   }
@@ -115,10 +122,11 @@ export class Tally {
   byNamespace(): Map<string, Counts> {
     const out = new Map<string, Counts>();
     for (const t of this.routes.values()) {
-      const row = out.get(t.namespace) ?? { sent: 0, identical: 0, allowed: 0 };
+      const row = out.get(t.namespace) ?? { sent: 0, identical: 0, allowed: 0, contract: 0 };
       row.sent += t.sent;
       row.identical += t.identical;
       row.allowed += t.allowed;
+      row.contract += t.contract;
       out.set(t.namespace, row);
     }
     return out;
@@ -211,21 +219,23 @@ export function printReport(tally: Tally, opts: { examples: number; classes?: nu
     }
   }
   if (opts.classes) lines.push(...classesAcrossRoutes(tally, opts.classes));
-  lines.push('', 'namespace            requests  identical  allowed  differ');
-  const total: Counts = { sent: 0, identical: 0, allowed: 0 };
+  // `contract`: the share of requests allowed only by rows the contract forces (marked `contract`), part of `allowed`.
+  lines.push('', 'namespace            requests  identical  allowed  contract  differ');
+  const total: Counts = { sent: 0, identical: 0, allowed: 0, contract: 0 };
   const row = (name: string, c: Counts) =>
-    `${name.padEnd(20)} ${String(c.sent).padStart(8)}  ${pct(c.identical, c.sent).padStart(9)}  ${pct(c.allowed, c.sent).padStart(7)}  ${pct(c.sent - c.identical - c.allowed, c.sent).padStart(6)}`;
+    `${name.padEnd(20)} ${String(c.sent).padStart(8)}  ${pct(c.identical, c.sent).padStart(9)}  ${pct(c.allowed, c.sent).padStart(7)}  ${pct(c.contract, c.sent).padStart(8)}  ${pct(c.sent - c.identical - c.allowed, c.sent).padStart(6)}`;
   const namespaces = [...tally.byNamespace()].sort(([a], [b]) => a.localeCompare(b));
   for (const [ns, c] of namespaces) {
     lines.push(row(ns, c));
     total.sent += c.sent;
     total.identical += c.identical;
     total.allowed += c.allowed;
+    total.contract += c.contract;
   }
   lines.push(row('total', total), '');
   if (tally.rows.size) lines.push(...rowTable(tally, namespaces.map(([ns]) => ns)), '');
   if (tally.features.size) {
-    lines.push('request feature      requests  identical  allowed  differ');
+    lines.push('request feature      requests  identical  allowed  contract  differ');
     for (const [f, c] of [...tally.features].sort(([, a], [, b]) => b.sent - b.identical - b.allowed - (a.sent - a.identical - a.allowed))) lines.push(row(f, c));
     lines.push('');
   }

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { openApiPath } from '../../src/contract/openapi.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
-import { parseQueryString } from '../../src/lib/php-params.ts';
+import { parseQueryString, Repeated } from '../../src/lib/php-params.ts';
 import { formEncode, params, routePath, type Pair } from '../fuzz/requests.ts';
 
 /** The namespaces both sides serve (the oracle lacks the plugins of forms, downloads, blocks and AI). */
@@ -187,6 +187,23 @@ export function differentialRequests(table: RouteTable): fc.Arbitrary<DiffReques
   return fc.oneof({ weight: 18, arbitrary: rest }, { weight: 1, arbitrary: batchRequest(writeRoutes) }, { weight: 1, arbitrary: oddRequest() });
 }
 
+
+/** The template DEVIATIONS.md names the site's front page by: WordPress answers it, not the API, when `rest_route` is empty. */
+export const FRONT_PAGE = '/?rest_route=';
+
+/**
+ * The route template a request reaches, for DEVIATIONS.md: the front page when the `rest_route`
+ * WordPress reads (a POST form's, else the query's; a repeated name's last value) is empty (`''` or
+ * `'0'`), else the request's own. A POST form's and the query's differing is wp_die's, not the page.
+ */
+export function reachedTemplate(r: DiffRequest): string {
+  const last = (v: unknown) => (v instanceof Repeated ? v.at(-1) : v);
+  const query = last(parseQueryString(r.query).rest_route);
+  const form = r.method === 'POST' && r.body?.type.startsWith('application/x-www-form-urlencoded') ? last(parseQueryString(r.body.payload).rest_route) : undefined;
+  if (form !== undefined && query !== undefined && JSON.stringify(form) !== JSON.stringify(query)) return r.template;
+  const named = form ?? query;
+  return named === '' || named === '0' ? FRONT_PAGE : r.template;
+}
 
 /**
  * What a request has that the contract reads the same on every route (the report counts verdicts per

@@ -76,7 +76,15 @@ describe('oEmbed proxy', () => {
     expect(r.statusCode).toBe(200);
     const asked = new URL(hits.at(-1)!, origin).searchParams;
     expect([asked.get('maxwidth'), asked.get('maxheight')]).toEqual(['1', '320']);
-    expect((await proxy({ url: '0x1f', maxwidth: 'wide' })).json()).toEqual({ code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } });
+    expect((await proxy({ url: `${TEST_BASE}/event/nope/`, maxwidth: 'wide' })).json()).toEqual({ code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } });
+  });
+
+  it('cleans the url as WordPress\'s esc_url_raw does before reading it', async () => {
+    // A scheme WordPress does not allow leaves no URL; one without a scheme is read as http.
+    expect((await proxy({ url: 'javascript:alert(1)' })).json()).toEqual({ code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } });
+    expect((await proxy({ url: '0x1f' })).json().code).toBe('upstream_forbidden_address');
+    const local = await proxy({ url: ` ${TEST_BASE}/event/winter-jazz-festival/\0` });
+    expect([local.statusCode, local.json().title]).toEqual([200, 'Winter Jazz Festival']);
   });
 
   it('asks the configured provider with the size, url, dnt and json format, and sanitizes the html', async () => {

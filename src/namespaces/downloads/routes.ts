@@ -128,6 +128,7 @@ export function downloadsRoutes(services: Pick<Services, 'config' | 'store'>, fe
     route(NAMESPACE, P('/search'), endpoint({
       methods: ['GET'],
       args: {},
+      reads: ['search'],
       response: json(z.object({
         total: z.int(),
         packages: z.array(z.object({ ID: z.int(), post_title: z.string(), post_content: z.string() })),

@@ -200,6 +200,7 @@ export function formsSubmissionsRoutes(services: Pick<Services, 'config'>): Rout
     route(NAMESPACE, P('/submissions/get'), endpoint({
       methods: ['GET'],
       args: { form_ids: arg.array(item.integer(), { required: true, minItems: 1 }) },
+      reads: ['search_term'],
       response: json(z.union([
         z.record(z.string(), FieldDefinition).meta({ description: '`type=columns`: the form\'s fields by key' }),
         z.object({ data: z.record(z.string(), z.record(z.string(), z.unknown())), count: z.int() }).meta({ description: '`type=data`: a page of submissions' }),

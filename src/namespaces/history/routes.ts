@@ -316,7 +316,7 @@ export function historyRoutes(services: Services): RouteDecl[] {
     route(NAMESPACE, P(`/events/${ID}/unreact`), endpoint({ methods: ['POST'], args: reactionArgs, path: ['id'], response: json(HistoryEvent), permission: loggedIn, handler: (ctx, a) => react(ctx, a.id, a.type, false) })),
     route(NAMESPACE, P('/backfill-status'), endpoint({ methods: ['GET'], args: {}, response: json(z.object({ completed: z.boolean(), type_stats: z.record(z.string(), z.unknown()) })), permission: loggedIn, handler: backfillStatus })),
     route(NAMESPACE, P('/search-options'), endpoint({ methods: ['GET'], args: {}, response: json(SearchOptions), permission: viewer, handler: (ctx) => searchOptions(ctx, kept) })),
-    route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, response: json(z.array(UserMatch)), permission: userSearcher, handler: (ctx) => searchUser(ctx) })),
+    route(NAMESPACE, P('/search-user'), endpoint({ methods: ['GET'], args: {}, reads: ['q'], response: json(z.array(UserMatch)), permission: userSearcher, handler: (ctx) => searchUser(ctx) })),
     ...STAT_NAMES.map((name: StatName) =>
       withSchema(LEGACY_SCHEMAS.stats, NAMESPACE, P(`/stats/${name}`), endpoint({ methods: ['GET'], args: statsArgs, response: json(Stats), permission: statsReader, handler: (ctx, a) => statsBody(ctx, name, a) })),
     ),

@@ -8,6 +8,7 @@
  */
 import sanitize from 'sanitize-html';
 import ksesPost from './kses-post.json' with { type: 'json' };
+import { WP_ALLOWED_PROTOCOLS } from '../../lib/esc-url.ts';
 
 const EMBED: sanitize.IOptions = {
   allowedTags: ['a', 'blockquote', 'iframe'],
@@ -24,13 +25,10 @@ const EMBED: sanitize.IOptions = {
   },
 };
 
-// wp_allowed_protocols().
-const WORDPRESS_SCHEMES = ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'];
-
 const DESCRIPTION: sanitize.IOptions = {
   allowedTags: Object.keys(ksesPost),
   allowedAttributes: ksesPost as Record<string, string[]>,
-  allowedSchemes: WORDPRESS_SCHEMES,
+  allowedSchemes: WP_ALLOWED_PROTOCOLS,
   allowProtocolRelative: false,
 };
 

@@ -110,9 +110,9 @@ export function redirectRoutes(services: Services): RouteDecl[] {
       NS,
       `${P}/redirect`,
       endpoint({ methods: ['GET'], args, response: redirectPage, permission: admin, handler: (ctx, a) => redirectList(ctx, a) }),
-      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, response: redirectPage, permission: admin, handler: (ctx, a) => create(ctx, a) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, reads: 'all', response: redirectPage, permission: admin, handler: (ctx, a) => create(ctx, a) }),
     ),
-    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, path: ['id'], response: json(z.object({ item: RedirectJson })), permission: admin, handler: (ctx, a) => update(ctx, a) })),
+    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, reads: 'all', path: ['id'], response: json(z.object({ item: RedirectJson })), permission: admin, handler: (ctx, a) => update(ctx, a) })),
     route(
       NS,
       `${P}/redirect/post`,

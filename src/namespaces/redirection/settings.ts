@@ -93,6 +93,7 @@ export function settingRoutes(services: Services): RouteDecl[] {
       ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: {},
+        reads: 'all',
         response: settingsAnswer,
         permission: admin,
         handler: async (ctx, a) => {
