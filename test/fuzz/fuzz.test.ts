@@ -1,7 +1,7 @@
 /**
  * The route-table-driven fuzz suite: a few thousand seeded requests over every declared endpoint,
- * the batch route and the site's pages (see requests.ts); none may answer 5xx, leak a stack trace,
- * break the error shape, or harm the app. `npm run fuzz` runs the same generators much longer.
+ * the batch route and the site's pages (see requests.ts); none may answer a 5xx of its own (a forwarded
+ * legacy 500 is the legacy site's answer), leak a stack trace, break the error shape, or harm the app. `npm run fuzz` runs the same generators much longer.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';

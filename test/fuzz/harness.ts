@@ -124,7 +124,8 @@ export async function fuzz(opts: { app: TestApp; admin: string; origin: LegacyOr
       if (res.statusCode >= 500) report.serverErrors++;
       const cls = `${String(res.statusCode)[0]}xx`;
       report.statuses[cls] = (report.statuses[cls] ?? 0) + 1;
-      const p = (await problem(req, res)) ?? prototypeIntact() ?? escaped(origin.received);
+      const relayed = origin.received.some((r) => r.answered === res.statusCode);
+      const p = (await problem(req, res, relayed)) ?? prototypeIntact() ?? escaped(origin.received);
       if (p) fail(req, res.statusCode, p, res.body);
       if (report.requests % healthEvery === 0) {
         const h = await stillServing(app);

@@ -19,9 +19,12 @@ const LEAK = /\n\s+at \S|\bat [^\s]+ \((?:file:|node:|\/)[^)]*:\d+:\d+\)|node:in
 const UNDER_PREFIX = /^\/(?:[a-z]{2}\/)?wp-json(?:\/|\?|$)/i;
 const isRest = (url: string) => /^\/(?:[a-z]{2}\/)?wp-json(?:\/|\?|$)/i.test(url) || /^\/(?:[a-z]{2}\/)?(?:index\.php)?\?rest_route=/i.test(url);
 
-/** What is wrong with one answer, or null. */
-export async function problem(req: FuzzRequest, res: Answer): Promise<string | null> {
-  if (res.statusCode >= 500) return `status ${res.statusCode}`;
+/**
+ * What is wrong with one answer, or null. `relayed`: the answer is the legacy origin's own, forwarded as
+ * it came (a recorded 500 of the legacy site is its answer, not a failure of Lintel's).
+ */
+export async function problem(req: FuzzRequest, res: Answer, relayed = false): Promise<string | null> {
+  if (res.statusCode >= 500 && !relayed) return `status ${res.statusCode}`;
   if (LEAK.test(res.body)) return 'stack trace or server path in the body';
   const json = String(res.headers['content-type'] ?? '').includes('json');
   if (!isRest(req.url) || res.body === '') return null;

@@ -24,6 +24,8 @@ export interface ReceivedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The status the origin answered with, once it has. */
+  answered?: number;
 }
 
 export interface LegacyOrigin {
@@ -81,7 +83,8 @@ export async function startLegacyOrigin(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      origin.received.push({ method: req.method!, url: req.url!, headers: req.headers, body: raw });
+      const received: ReceivedRequest = { method: req.method!, url: req.url!, headers: req.headers, body: raw };
+      origin.received.push(received);
       const q = req.url!.indexOf('?');
       const path = q < 0 ? req.url! : req.url!.slice(0, q);
       // HEAD is answered as GET without the body, as the legacy web server does.
@@ -100,6 +103,7 @@ export async function startLegacyOrigin(
 
       function answer(capture: Capture | undefined) {
         if (res.destroyed) return;
+        received.answered = capture?.response.status ?? 404;
         if (!capture) {
           res.writeHead(404, { 'content-type': 'application/json; charset=UTF-8' });
           res.end(JSON.stringify({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } }));
