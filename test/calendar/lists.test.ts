@@ -95,3 +95,13 @@ describe('venue and organizer search', () => {
     expect(await found('😀 %')).toEqual([]);
   });
 });
+
+describe('list totals', () => {
+  it('are headers of the HTTP answer, and integers inside an _envelope, as the legacy controller sets them', async () => {
+    const plain = await app.server.inject({ method: 'GET', url: `${NS}/organizers?per_page=2` });
+    const total = plain.json().total as number;
+    expect(plain.headers['x-tec-total']).toBe(String(total));
+    const enveloped = (await app.server.inject({ method: 'GET', url: `${NS}/organizers?per_page=2&_envelope=1` })).json();
+    expect(enveloped.headers).toMatchObject({ 'X-TEC-Total': total, 'X-TEC-TotalPages': Math.ceil(total / 2) });
+  });
+});

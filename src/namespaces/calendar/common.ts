@@ -96,7 +96,8 @@ export function archiveLinks(base: string, args: Echo[], page: number, hasNext: 
 }
 
 export function totals(total: number, total_pages: number) {
-  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(total_pages) };
+  // Integers, as the legacy controller sets them: an `_envelope` or a batch item shows them as numbers.
+  return { 'X-TEC-Total': total, 'X-TEC-TotalPages': total_pages };
 }
 
 export const clampPerPage = (n: number) => Math.min(n, MAX_PER_PAGE);
