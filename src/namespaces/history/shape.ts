@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { LOGGERS, interpolate } from '../../audit/loggers.ts';
-import { escHtmlLegacy, htmlEntityDecode, stripAllTags } from './legacy-html.ts';
+import { escHtmlLegacy, htmlEntityDecode, stripAllTags } from '../../lib/legacy-html.ts';
 import { WELCOME_DETAILS } from './welcome.ts';
 
 export interface ShapeSite {
