@@ -4,7 +4,7 @@
  */
 import Busboy from 'busboy';
 import type { UploadedFile } from '../contract/context.ts';
-import { asParamMaps, paramMap, parsePhpParams, parseQueryString, Repeated, type Params } from '../lib/php-params.ts';
+import { asParamMaps, paramMap, parsePhpParams, parseQueryString, lastOf, type Params } from '../lib/php-params.ts';
 import { safeDecode } from '../lib/url-encoding.ts';
 import { decodePhpJson, type Decoded } from '../lib/php-json.ts';
 
@@ -37,15 +37,10 @@ function restRoute(route: string): string {
  * empty one (`''` or `'0'`, PHP's empty()) names no route at all.
  */
 function namedRoute(query: Params): string | undefined | { notString: true } | { empty: true } {
-  const v = lastValue(query.rest_route);
+  const v = lastOf(query.rest_route);
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') return { notString: true };
   return v === '' || v === '0' ? { empty: true } : v;
-}
-
-/** A query variable as PHP reads it: of a repeated name, the last value. */
-function lastValue(v: unknown): unknown {
-  return v instanceof Repeated ? v.at(-1) : v;
 }
 
 /**
@@ -56,7 +51,7 @@ function lastValue(v: unknown): unknown {
  */
 function pathRoute(pathname: string, tail: string): string {
   const text = safeDecode(pathname).includes('.') ? tail : safeDecode(tail).split('?')[0]!.replaceAll('%', '%25');
-  const route = lastValue(parseQueryString(`rest_route=${text}`).rest_route);
+  const route = lastOf(parseQueryString(`rest_route=${text}`).rest_route);
   return `/${typeof route === 'string' ? route : ''}`;
 }
 
@@ -119,7 +114,7 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   if (req.method !== 'POST' || typeof type !== 'string' || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type) || !Buffer.isBuffer(req.body)) return query;
   const posted = (await readBody(type, req.body)).form;
   if (!posted || posted.rest_route === undefined) return query;
-  if (query.rest_route !== undefined && JSON.stringify(lastValue(query.rest_route)) !== JSON.stringify(lastValue(posted.rest_route))) return 'mismatch';
+  if (query.rest_route !== undefined && JSON.stringify(lastOf(query.rest_route)) !== JSON.stringify(lastOf(posted.rest_route))) return 'mismatch';
   return { ...query, rest_route: posted.rest_route };
 }
 

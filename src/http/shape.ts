@@ -2,7 +2,7 @@
  * Step 4 of the pipeline, shape: `_fields`, `_envelope` and the legacy response headers.
  */
 import { Readable } from 'node:stream';
-import { Repeated, type Params } from '../lib/php-params.ts';
+import { lastOf, type Params } from '../lib/php-params.ts';
 import { toList } from '../contract/coerce.ts';
 import type { RawBody, ResultHeaders } from '../contract/route.ts';
 
@@ -68,7 +68,7 @@ export function serialize(body: unknown): string | Buffer {
  */
 export function filterFields(answer: unknown, fields: unknown): unknown {
   // A repeated plain key is its last value, as in PHP; then wp_parse_list: a string is split, an array of any keys gives its scalar values.
-  const value = fields instanceof Repeated ? fields.at(-1) : fields;
+  const value = lastOf(fields);
   const list = typeof value === 'string' ? toList(value) : value !== null && typeof value === 'object' ? Object.values(value) : [];
   const paths = (Array.isArray(list) ? list : []).filter((f): f is string => typeof f === 'string').map((f) => f.trim().split('.'));
   if (paths.length === 0) return answer;

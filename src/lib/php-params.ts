@@ -7,6 +7,9 @@
  */
 export class Repeated extends Array<unknown> {}
 
+/** A parameter as PHP reads it: of a repeated name, the last value. */
+export const lastOf = (v: unknown): unknown => (v instanceof Repeated ? v.at(-1) : v);
+
 export type Params = Record<string, unknown>;
 
 /**

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { openApiPath } from '../../src/contract/openapi.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
-import { parseQueryString, Repeated } from '../../src/lib/php-params.ts';
+import { lastOf, parseQueryString } from '../../src/lib/php-params.ts';
 import { formEncode, params, routePath, type Pair } from '../fuzz/requests.ts';
 
 /** The namespaces both sides serve (the oracle lacks the plugins of forms, downloads, blocks and AI). */
@@ -197,9 +197,8 @@ export const FRONT_PAGE = '/?rest_route=';
  * `'0'`), else the request's own. A POST form's and the query's differing is wp_die's, not the page.
  */
 export function reachedTemplate(r: DiffRequest): string {
-  const last = (v: unknown) => (v instanceof Repeated ? v.at(-1) : v);
-  const query = last(parseQueryString(r.query).rest_route);
-  const form = r.method === 'POST' && r.body?.type.startsWith('application/x-www-form-urlencoded') ? last(parseQueryString(r.body.payload).rest_route) : undefined;
+  const query = lastOf(parseQueryString(r.query).rest_route);
+  const form = r.method === 'POST' && r.body?.type.startsWith('application/x-www-form-urlencoded') ? lastOf(parseQueryString(r.body.payload).rest_route) : undefined;
   if (form !== undefined && query !== undefined && JSON.stringify(form) !== JSON.stringify(query)) return r.template;
   const named = form ?? query;
   return named === '' || named === '0' ? FRONT_PAGE : r.template;

@@ -4,7 +4,7 @@ import { arg, hasValidateCallback, withLookup, withTypeAfterCallbacks, withValid
 import { compileArgs, validateArgs, type CompiledArg } from '../../contract/validate.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
-import { Repeated } from '../../lib/php-params.ts';
+import { lastOf } from '../../lib/php-params.ts';
 import type { Args } from '../../contract/route.ts';
 import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from '../../lib/dates.ts';
@@ -12,8 +12,6 @@ import { can } from '../../lib/roles.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { termOf } from './lookups.ts';
 
-/** A parameter as PHP reads it: of a repeated name, the last value. */
-export const lastOf = (v: unknown) => (v instanceof Repeated ? v[v.length - 1] : v);
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;

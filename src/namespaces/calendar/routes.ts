@@ -1,4 +1,5 @@
 /** The routes of `calendar/events/v1`, declared with the legacy index's descriptors. */
+import { lastOf } from '../../lib/php-params.ts';
 import { can } from '../../lib/roles.ts';
 import { needs, onRequest, perRecord, publicAccess, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type ArgShape, type Args, type RouteDecl } from '../../contract/route.ts';
@@ -28,7 +29,7 @@ const loggedWriter: Permission = perRecord(() => true, (u) => u !== null && can(
  * (int)); none (empty) is the capability alone, and so is, for an event, a post that does not exist.
  */
 const recordWriter = (missing: boolean) => onRequest(loggedWriter, async (ctx) => {
-  const raw = A.lastOf(ctx.params.id);
+  const raw = lastOf(ctx.params.id);
   if (A.isEmpty(raw)) return true;
   // A list is post 1, WordPress's first post (by the administrator who installed it), which Lintel does not hold: another's published post.
   if (typeof raw === 'object') return canEdit(ctx, { author: 0, status: 'publish' });
