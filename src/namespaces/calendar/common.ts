@@ -3,6 +3,7 @@ import { can } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { Site } from './shape.ts';
+import { kindOf } from './args.ts';
 
 export const NAMESPACE = 'calendar/events/v1';
 export const MAX_PER_PAGE = 50;
@@ -55,8 +56,7 @@ export function canEdit(ctx: RestContext, r: { author: number; status: string })
 
 /** The calendar record an ID names, whatever its kind (get_post). */
 export async function postOf(ctx: RestContext, id: number): Promise<{ author: number; status: string } | null> {
-  // None beyond 2^53 (see core-integer-range).
-  const kind = Number.isSafeInteger(id) && id > 0 ? await ctx.store.calendar.kindOf(id) : null;
+  const kind = await kindOf(ctx, id);
   if (kind === null) return null;
   return kind === 'event' ? ctx.store.calendar.event(id) : kind === 'venue' ? ctx.store.calendar.venue(id) : ctx.store.calendar.organizer(id);
 }
