@@ -104,7 +104,7 @@ type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dataDirMinFreeMb' |
  */
 export async function openStore(config: StoreConfig, opts: { inMemory?: boolean; template?: Blob; inMemoryDriver?: SqlDriver } = {}): Promise<OpenStore> {
   const limits = { poolSize: config.poolSize, connectTimeoutMs: config.storeConnectTimeoutMs, statementTimeoutMs: config.storeStatementTimeoutMs, idleInTransactionTimeoutMs: config.storeIdleInTransactionTimeoutMs };
-  const lock = config.databaseUrl || opts.inMemory ? null : lockDataDir(config.dataDir);
+  const lock = config.databaseUrl || opts.inMemory || opts.inMemoryDriver ? null : lockDataDir(config.dataDir);
   let driver: SqlDriver;
   let unlisten: () => Promise<void>;
   const changes = new ChangeFeed();

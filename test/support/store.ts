@@ -145,7 +145,8 @@ async function lentPglite(): Promise<SqlDriver> {
     close() {
       returned ??= (async () => {
         const reusable = idle.length < MAX_IDLE && (await reset(own, await pristine!).catch(() => false));
-        if (reusable) idle.push(own);
+        // Counted again after the reset: stores closing at once must not keep more than MAX_IDLE instances.
+        if (reusable && idle.length < MAX_IDLE) idle.push(own);
         else await own.close().catch(() => {});
       })();
       return returned;
