@@ -59,28 +59,23 @@ const LOG_FLUSH_MS = 100;
 
 /**
  * JSON lines to stdout through pino's asynchronous writer, buffered: under load one write per
- * about 35 lines instead of one every few requests (README, Operations). A line waits at most
- * LOG_FLUSH_MS; closing the server writes what waits, and pino writes the rest synchronously when
- * the process exits. Pretty, unbuffered lines when stdout is a terminal.
+ * about 35 lines instead of one every few requests (README, Operations). A line waits about
+ * LOG_FLUSH_MS (a tick more when a write was under way); closing the server writes what waits,
+ * and pino writes the rest synchronously when the process exits. Pretty, unbuffered lines when
+ * stdout is a terminal.
  */
 function loggerOptions(config: Config): { options: object; flush?: () => Promise<void> } {
   const base = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] };
   if (process.stdout.isTTY) return { options: { ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } };
-  const stream = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
-  let waiting = false;
-  // Only when a line waits: sonic-boom's own periodicFlush would write an empty buffer too.
-  const timer = setInterval(() => {
-    if (waiting) stream.flush();
-    waiting = false;
-  }, LOG_FLUSH_MS).unref();
-  const hooks = { streamWrite: (line: string) => ((waiting = true), line) };
+  // sonic-boom's own periodic flush: a flush asked for while a write is under way is skipped, and
+  // the next tick writes what waits (a one-off flush then could leave the last lines unwritten).
+  const stream = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
   const flush = () =>
     new Promise<void>((resolve) => {
-      clearInterval(timer);
       // The callback's error is fsync's on a pipe or terminal (nothing to sync): the lines are written.
       stream.flush(() => resolve());
     });
-  return { options: { ...base, stream, hooks }, flush };
+  return { options: { ...base, stream }, flush };
 }
 
 /** A client's X-Request-Id is kept when it looks like an id, so it cannot write arbitrary text into the logs. */
