@@ -1,7 +1,7 @@
 /** Site options: the settings the index and the namespaces read (name, timezone, ...). */
 import type { ChangeFeed } from './change-feed.ts';
 import type { Sql } from './sql.ts';
-import { TopicCache } from './topic-cache.ts';
+import { droppingOnWrite, TopicCache } from './topic-cache.ts';
 
 export interface SiteOptions {
   name: string;
@@ -37,7 +37,7 @@ export class OptionsRepo {
     sql: Sql,
     kept: OptionsCache,
   ) {
-    this.sql = sql;
+    this.sql = droppingOnWrite(sql, kept);
     this.kept = kept;
   }
 
@@ -54,7 +54,6 @@ export class OptionsRepo {
       'insert into options (name, value) values ($1, $2::jsonb) on conflict (name) do update set value = excluded.value',
       [name, JSON.stringify(value)],
     );
-    this.sql.afterCommit(this.kept.wrote);
   }
 
   async site(): Promise<SiteOptions> {

@@ -3,7 +3,7 @@ import { testApp, type TestApp } from '../../test/support/app.ts';
 import { eventually } from '../../test/support/eventually.ts';
 import { ChangeFeed } from './change-feed.ts';
 import type { Sql } from './sql.ts';
-import { TopicCache } from './topic-cache.ts';
+import { droppingOnWrite, TopicCache } from './topic-cache.ts';
 
 describe('TopicCache', () => {
   const outside = { inTransaction: false } as Sql;
@@ -60,6 +60,35 @@ describe('TopicCache', () => {
     await cache.get(outside, 'k', c.count);
     await cache.get(outside, 'k', c.count);
     expect(c.calls()).toBe(4);
+  });
+
+  it('through droppingOnWrite, counts again after a committed write, not after a read', async () => {
+    const feed = liveFeed();
+    const cache = new TopicCache<string, number>(feed, ['options'], 10);
+    const committed: (() => void)[] = [];
+    const tx: Sql = { inTransaction: true, query: async () => [], transaction: (fn) => fn(tx), afterCommit: (fn) => committed.push(fn) };
+    const driver: Sql = {
+      inTransaction: false,
+      query: async () => [],
+      transaction: async (fn) => {
+        const result = await fn(tx);
+        for (const fn of committed.splice(0)) fn();
+        return result;
+      },
+      afterCommit: (fn) => fn(),
+    };
+    const sql = droppingOnWrite(driver, cache);
+    const c = counting();
+    await cache.get(sql, 'k', c.count);
+    await sql.query('select 1');
+    expect(await cache.get(sql, 'k', c.count)).toBe(1);
+    await sql.query('update options set value = 1');
+    expect(await cache.get(sql, 'k', c.count)).toBe(2);
+    await sql.transaction(async (inside) => {
+      await inside.query('delete from options');
+      expect(await cache.get(sql, 'k', c.count)).toBe(2);
+    });
+    expect(await cache.get(sql, 'k', c.count)).toBe(3);
   });
 });
 

@@ -52,7 +52,7 @@ export class TopicCache<K extends string | number, V extends object | number> {
     return out;
   }
 
-  /** Everything kept is stale: this process wrote to the topics, and the announcement is yet to arrive (one function per cache, for `Sql.afterCommit`). */
+  /** Everything kept is stale: this process wrote to the topics, and the announcement is yet to arrive (one function per cache, for `Sql.afterCommit`; see `droppingOnWrite`). */
   readonly wrote = (): void => {
     for (const topic of this.topics) this.feed.changed(topic);
   };
@@ -67,4 +67,30 @@ export class TopicCache<K extends string | number, V extends object | number> {
     const kept = this.kept.get(key);
     return kept?.version === version ? kept.value : undefined;
   }
+}
+
+/**
+ * `sql` for the repositories whose tables `cache` keeps values of: once a write through it is committed
+ * (a statement outside a transaction, or the transaction that holds writes, once), what the cache keeps
+ * is stale, so that the writer's own next read (a bulk action answers the list) does not wait for the
+ * change feed to announce the write (PostgreSQL's comes a moment later), and a value read outside the
+ * transaction while it ran is not kept past its commit. Every statement goes through it, so no write
+ * method can forget to say so; a failed one counts too (a statement the client gave up on may still
+ * have committed).
+ */
+export function droppingOnWrite(sql: Sql, cache: Pick<TopicCache<never, never>, 'wrote'>): Sql {
+  return {
+    get inTransaction() {
+      return sql.inTransaction;
+    },
+    async query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
+      try {
+        return await sql.query<T>(text, params);
+      } finally {
+        if (!/^\s*select\b/i.test(text)) sql.afterCommit(cache.wrote);
+      }
+    },
+    transaction: (fn) => sql.transaction((tx) => fn(droppingOnWrite(tx, cache))),
+    afterCommit: (fn) => sql.afterCommit(fn),
+  };
 }

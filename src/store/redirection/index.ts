@@ -4,6 +4,7 @@
  */
 import type { OptionsRepo } from '../options.ts';
 import type { Sql } from '../sql.ts';
+import { droppingOnWrite } from '../topic-cache.ts';
 import { RedirectGroupRepo } from './groups.ts';
 import { RedirectionLogRepo } from './logs.ts';
 import { RedirectRepo, type RedirectPages } from './redirects.ts';
@@ -16,7 +17,7 @@ export class RedirectionStore {
   readonly logs: RedirectionLogRepo;
 
   constructor(store: Sql, options: OptionsRepo, pages: RedirectPages) {
-    const sql = droppingPages(store, pages);
+    const sql = droppingOnWrite(store, pages);
     this.settings = new RedirectionSettingsRepo(options);
     this.groups = new RedirectGroupRepo(sql);
     this.redirects = new RedirectRepo(sql, pages);
@@ -30,28 +31,4 @@ export class RedirectionStore {
     await this.groups.reinstall();
     await this.settings.reinstall();
   }
-}
-
-/**
- * The repositories' SQL: once a write to a redirection table is committed (a statement outside a
- * transaction, or the transaction that holds writes, once), the kept redirect pages are stale, so
- * that the writer's own next read (a bulk action answers the list) does not wait for the change feed
- * to announce the write (PostgreSQL's comes a moment later), and a page read outside the transaction
- * while it ran is not kept past its commit.
- */
-function droppingPages(sql: Sql, pages: RedirectPages): Sql {
-  return {
-    get inTransaction() {
-      return sql.inTransaction;
-    },
-    async query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
-      try {
-        return await sql.query<T>(text, params);
-      } finally {
-        if (!/^\s*select\b/i.test(text)) sql.afterCommit(pages.wrote);
-      }
-    },
-    transaction: (fn) => sql.transaction((tx) => fn(droppingPages(tx, pages))),
-    afterCommit: (fn) => sql.afterCommit(fn),
-  };
 }
