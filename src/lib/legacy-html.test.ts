@@ -1,6 +1,6 @@
 /** The legacy message functions, against answers PHP 8.2 and WordPress 7.0 gave for the same input. */
 import { describe, expect, it } from 'vitest';
-import { escHtmlLegacy, htmlEntityDecode, stripAllTags, stripTags } from './legacy-html.ts';
+import { escHtml, htmlEntityDecode, htmlSpecialChars, stripAllTags, stripTags } from './legacy-html.ts';
 
 // [input, esc_html(input), wp_strip_all_tags(html_entity_decode(esc_html(input))), strip_tags(input)]
 const CASES: [string, string, string, string][] = [
@@ -14,8 +14,15 @@ const CASES: [string, string, string, string][] = [
 
 describe('legacy message text', () => {
   it.each(CASES)('%j as esc_html, the message and strip_tags write it', (input, html, message, stripped) => {
-    expect(escHtmlLegacy(input)).toBe(html);
+    expect(escHtml(input)).toBe(html);
     expect(stripAllTags(htmlEntityDecode(html))).toBe(message);
     expect(stripTags(input)).toBe(stripped);
+  });
+});
+
+describe('htmlspecialchars', () => {
+  it('escapes the & of a reference already there, which esc_html keeps', () => {
+    expect(htmlSpecialChars('Tom &amp; "Jerry" <3 \'s')).toBe('Tom &amp;amp; &quot;Jerry&quot; &lt;3 &#039;s');
+    expect(escHtml('Tom &amp; "Jerry" <3 \'s')).toBe('Tom &amp; &quot;Jerry&quot; &lt;3 &#039;s');
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The text functions the legacy event messages go through, as PHP and WordPress define them:
- * `message_html` is the logger's output (esc_html of the interpolated message for most loggers), and
- * `message` is wp_strip_all_tags(html_entity_decode(message_html)).
+ * PHP's and WordPress's text functions, as they define them, for the legacy site's markup: the
+ * history's `message_html` is the logger's output (esc_html of the interpolated message for most
+ * loggers) and its `message` wp_strip_all_tags(html_entity_decode(message_html)); oEmbed documents.
  */
 
 /** HTML 4.01's named character references (PHP's ENT_HTML401 table), name → code point. */
@@ -58,10 +58,19 @@ const KEPT_REFERENCE = /^&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);/;
 const SPECIAL: Record<string, string> = { '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
 
 /**
- * WordPress's esc_html: entities normalized, then htmlspecialchars (ENT_QUOTES) without encoding the
- * references already there (a numeric one up to U+10FFFF, a name HTML 4.01 knows: `&apos;` is not one).
+ * PHP's htmlspecialchars (ENT_QUOTES, double encoding on): `&<>"'` as `&amp; &lt; &gt; &quot; &#039;`,
+ * the `&` of a reference already there too (escHtml keeps those).
  */
-export function escHtmlLegacy(text: string): string {
+export function htmlSpecialChars(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
+
+/**
+ * WordPress's esc_html (and esc_attr, alike for plain text): entities normalized, then htmlspecialchars
+ * (ENT_QUOTES) without encoding the references already there (a numeric one up to U+10FFFF, a name
+ * HTML 4.01 knows: `&apos;` is not one).
+ */
+export function escHtml(text: string): string {
   if (!/[&<>"']/.test(text)) return text;
   const s = normalizeEntities(text);
   let out = '';

@@ -8,7 +8,7 @@ import type { Config } from '../../config.ts';
 import { errors } from '../../contract/error-codes.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { RestResult } from '../../contract/route.ts';
-import { escHtml } from '../../lib/html.ts';
+import { htmlSpecialChars } from '../../lib/legacy-html.ts';
 import { sendMail } from '../../upstream/mail.ts';
 import { LOGGERS } from '../../audit/loggers.ts';
 
@@ -21,15 +21,15 @@ async function reportHtml(ctx: RestContext): Promise<string> {
   for (const [k, n] of counts.byMessage) byLogger.set(k.split(':')[0], (byLogger.get(k.split(':')[0]) ?? 0) + n);
   const rows = [...byLogger]
     .toSorted((a, b) => b[1] - a[1])
-    .map(([logger, n]) => `<tr><td>${escHtml(LOGGERS[logger]?.name ?? logger)}</td><td style="text-align:right">${n}</td></tr>`)
+    .map(([logger, n]) => `<tr><td>${htmlSpecialChars(LOGGERS[logger]?.name ?? logger)}</td><td style="text-align:right">${n}</td></tr>`)
     .join('\n');
   return `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>${escHtml(site.name)} – weekly activity</title></head>
+<html><head><meta charset="utf-8"><title>${htmlSpecialChars(site.name)} – weekly activity</title></head>
 <body style="font-family:sans-serif">
-<h1>${escHtml(site.name)}</h1>
+<h1>${htmlSpecialChars(site.name)}</h1>
 <p>Activity from ${from.slice(0, 10)} to ${fmt(now).slice(0, 10)} (GMT): <strong>${counts.total}</strong> events.</p>
 <table>${rows || '<tr><td>No events</td></tr>'}</table>
-<p><a href="${escHtml(`${ctx.urls.admin}/admin.php?page=simple_history_admin_menu_page`)}">View the full history</a></p>
+<p><a href="${htmlSpecialChars(`${ctx.urls.admin}/admin.php?page=simple_history_admin_menu_page`)}">View the full history</a></p>
 </body></html>`;
 }
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { LOGGERS, interpolate } from '../../audit/loggers.ts';
-import { escHtmlLegacy, htmlEntityDecode, stripAllTags } from '../../lib/legacy-html.ts';
+import { escHtml, htmlEntityDecode, stripAllTags } from '../../lib/legacy-html.ts';
 import { WELCOME_DETAILS } from './welcome.ts';
 
 export interface ShapeSite {
@@ -75,8 +75,8 @@ function postHtml(urls: SiteUrls, row: HistoryRow, o: ShapeOptions): string | nu
   return interpolate(linked ?? row.message, {
     ...c,
     // interpolate shows the type by its label (a post type's name has nothing to escape).
-    post_type: escHtmlLegacy(c.post_type ?? ''),
-    post_title: escHtmlLegacy(c.post_title ?? ''),
+    post_type: escHtml(c.post_type ?? ''),
+    post_title: escHtml(c.post_title ?? ''),
     ...(linked ? { edit_link: `${urls.admin}/post.php?post=${id}&amp;action=edit` } : {}),
   });
 }
@@ -157,11 +157,11 @@ function pluginDetails(urls: SiteUrls, row: HistoryRow): string {
   const source = c.plugin_install_source;
   const values: [string, string][] = [
     ['Description', cite > 0 ? c.plugin_description.slice(0, cite) : c.plugin_description],
-    ['Source', source === undefined ? '' : source === 'web' ? 'WordPress Plugin Repository' : source === 'upload' ? 'Uploaded ZIP archive' : escHtmlLegacy(source)],
-    ['Source file name', source === 'upload' && c.plugin_upload_name !== undefined ? escHtmlLegacy(c.plugin_upload_name) : ''],
-    ['Version', escHtmlLegacy(c.plugin_version ?? '')],
+    ['Source', source === undefined ? '' : source === 'web' ? 'WordPress Plugin Repository' : source === 'upload' ? 'Uploaded ZIP archive' : escHtml(source)],
+    ['Source file name', source === 'upload' && c.plugin_upload_name !== undefined ? escHtml(c.plugin_upload_name) : ''],
+    ['Version', escHtml(c.plugin_version ?? '')],
     ['Author', c.plugin_author ?? ''],
-    ['URL', `<a href="${escHtmlLegacy(c.plugin_url ?? '')}">${escHtmlLegacy(c.plugin_url ?? '')}</a>`],
+    ['URL', `<a href="${escHtml(c.plugin_url ?? '')}">${escHtml(c.plugin_url ?? '')}</a>`],
   ];
   const rows = values.filter(([, v]) => v.trim() !== '').map(([label, v]) => pluginRow(label, v));
   const link = c.plugin_slug && source === 'web' ? pluginRow('', `<a title="View plugin info" class="thickbox" href="${info}">View plugin info</a>`) : '';
@@ -177,7 +177,7 @@ function details(urls: SiteUrls, row: HistoryRow): { data: unknown[]; html: stri
   if (!note) return { data: [], html: null };
   return {
     data: [{ title: null, items: [{ name: 'Entry notes', new_value: note, slug_new: 'note' }] }],
-    html: `<table class="SimpleHistoryLogitem__keyValueTable"><tbody>\n                <tr>\n                    <td>Entry notes</td>\n                    <td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escHtmlLegacy(note)}</span></td>\n                </tr>\n            </tbody></table>`,
+    html: `<table class="SimpleHistoryLogitem__keyValueTable"><tbody>\n                <tr>\n                    <td>Entry notes</td>\n                    <td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escHtml(note)}</span></td>\n                </tr>\n            </tbody></table>`,
   };
 }
 
@@ -220,7 +220,7 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
   const c = row.context;
   const hasContext = Object.keys(c).length > 0;
   // The logger's HTML (most loggers: the interpolated message, escaped); the message is that HTML as text.
-  const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? termHtml(site.urls, row, o) ?? escHtmlLegacy(interpolate(row.message, hasContext ? c : null));
+  const html = userCreatedHtml(site.urls, row, o) ?? postHtml(site.urls, row, o) ?? termHtml(site.urls, row, o) ?? escHtml(interpolate(row.message, hasContext ? c : null));
   const d = details(site.urls, row);
   const link = eventLink(site.urls, row.id);
   const gmt = new Date(`${row.date.replace(' ', 'T')}Z`);

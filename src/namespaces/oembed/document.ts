@@ -3,7 +3,7 @@
  * clamp, the blockquote + iframe markup), and its XML form.
  */
 import { z } from 'zod';
-import { escHtml } from '../../lib/html.ts';
+import { htmlSpecialChars } from '../../lib/legacy-html.ts';
 import { randomAlnum } from '../../random.ts';
 import type { Embeddable } from './embeddable.ts';
 
@@ -50,11 +50,11 @@ export const OembedDocument = z.looseObject({
 
 export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unknown, secret = embedSecret()): Record<string, unknown> {
   const { width, height } = embedSize(maxwidth);
-  const title = escHtml(record.title);
-  const frameTitle = escHtml(`\u201c${record.title}\u201d \u2014 ${site.name}`).replace(/\u201c/g, '&#8220;').replace(/\u201d/g, '&#8221;').replace(/\u2014/g, '&#8212;');
+  const title = htmlSpecialChars(record.title);
+  const frameTitle = htmlSpecialChars(`\u201c${record.title}\u201d \u2014 ${site.name}`).replace(/\u201c/g, '&#8220;').replace(/\u201d/g, '&#8221;').replace(/\u2014/g, '&#8212;');
   const html =
-    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${escHtml(record.permalink)}">${title}</a></blockquote>` +
-    `<iframe sandbox="allow-scripts" security="restricted" src="${escHtml(record.permalink)}embed/#?secret=${secret}" width="${width}" height="${height}" title="${frameTitle}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
+    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${htmlSpecialChars(record.permalink)}">${title}</a></blockquote>` +
+    `<iframe sandbox="allow-scripts" security="restricted" src="${htmlSpecialChars(record.permalink)}embed/#?secret=${secret}" width="${width}" height="${height}" title="${frameTitle}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
   return {
     version: '1.0',
     provider_name: site.name,

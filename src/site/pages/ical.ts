@@ -15,7 +15,6 @@ import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-librar
 import { slugify } from '../../lib/slug.ts';
 import { siteUrls } from '../../contract/site-urls.ts';
 import { autop, texturize } from '../../lib/wordpress-text.ts';
-import { decodeEntities } from '../../lib/html.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { attachment } from '../../http/attachment.ts';
@@ -130,6 +129,22 @@ const compact = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T');
 const utcStamp = (d: Date) => `${compact(fmt(d))}Z`;
 /** The legacy UID's times: the event's wall-clock time read as if it were UTC. */
 const wallEpoch = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`) / 1000;
+
+/**
+ * The legacy feed's html_entity_decode, for `&amp; &quot; &lt; &gt; &#039;` and numeric references only (any
+ * case, control characters too): unlike PHP's (htmlEntityDecode), it leaves other names such as `&nbsp;`.
+ */
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x?[0-9a-f]+|amp|quot|lt|gt|#039);/gi, (m, e: string) => {
+    const l = e.toLowerCase();
+    if (l === 'amp') return '&';
+    if (l === 'quot') return '"';
+    if (l === 'lt') return '<';
+    if (l === 'gt') return '>';
+    const n = l.startsWith('#x') ? parseInt(l.slice(2), 16) : parseInt(l.slice(1), 10);
+    return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
+  });
+}
 
 /** TEXT values as the legacy feed escapes them: commas and line breaks only (not semicolons or backslashes). */
 const text = (s: string) => decodeEntities(s).replace(/,/g, '\\,').replace(/\n/g, '\\n').replace(/\r/g, '');

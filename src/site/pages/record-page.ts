@@ -2,7 +2,7 @@
  * The public page of an event, venue or organizer, and its `embed/` variant (what the oEmbed
  * iframe loads): plain HTML with inline CSS, no JavaScript, readable from phone to desktop.
  */
-import { escHtml } from '../../lib/html.ts';
+import { htmlSpecialChars } from '../../lib/legacy-html.ts';
 import type { Embeddable } from '../../namespaces/oembed/embeddable.ts';
 import { isoWithOffset, wallToInstant } from '../../lib/time.ts';
 
@@ -60,26 +60,26 @@ export interface PageOptions {
 export function recordPage(r: Embeddable, o: PageOptions): string {
   const when = r.kind === 'event' ? eventWhen(r) : null;
   const facts: string[] = [];
-  if (when) facts.push(`<dt>When</dt><dd><time datetime="${when.start}">${escHtml(when.text)}</time></dd>`);
-  if (r.venueName) facts.push(`<dt>Venue</dt><dd>${escHtml(r.venueName)}</dd>`);
-  if (r.organizerNames?.length) facts.push(`<dt>${r.organizerNames.length > 1 ? 'Organizers' : 'Organizer'}</dt><dd>${r.organizerNames.map(escHtml).join(', ')}</dd>`);
-  const title = escHtml(r.title);
+  if (when) facts.push(`<dt>When</dt><dd><time datetime="${when.start}">${htmlSpecialChars(when.text)}</time></dd>`);
+  if (r.venueName) facts.push(`<dt>Venue</dt><dd>${htmlSpecialChars(r.venueName)}</dd>`);
+  if (r.organizerNames?.length) facts.push(`<dt>${r.organizerNames.length > 1 ? 'Organizers' : 'Organizer'}</dt><dd>${r.organizerNames.map(htmlSpecialChars).join(', ')}</dd>`);
+  const title = htmlSpecialChars(r.title);
   return `<!doctype html>
-<html lang="${escHtml(o.lang)}"${o.embed ? ' class="embed"' : ''}>
+<html lang="${htmlSpecialChars(o.lang)}"${o.embed ? ' class="embed"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} – ${escHtml(o.siteName)}</title>
-<link rel="canonical" href="${escHtml(r.permalink)}">
+<title>${title} – ${htmlSpecialChars(o.siteName)}</title>
+<link rel="canonical" href="${htmlSpecialChars(r.permalink)}">
 ${o.embed ? '<meta name="robots" content="noindex">\n<base target="_top">\n' : ''}<style>${STYLE}</style>
 </head>
 <body${o.embed ? ' class="embed"' : ''}>
 <main>
 <p class="kind">${KIND[r.kind]}</p>
-<h1>${o.embed ? `<a href="${escHtml(r.permalink)}">${title}</a>` : title}</h1>
+<h1>${o.embed ? `<a href="${htmlSpecialChars(r.permalink)}">${title}</a>` : title}</h1>
 ${facts.length ? `<dl>${facts.join('')}</dl>` : ''}
 <div class="description">${r.descriptionHtml}</div>
-<footer>${o.embed ? `<a href="${escHtml(r.permalink)}">${escHtml(o.siteName)}</a>` : escHtml(o.siteName)}</footer>
+<footer>${o.embed ? `<a href="${htmlSpecialChars(r.permalink)}">${htmlSpecialChars(o.siteName)}</a>` : htmlSpecialChars(o.siteName)}</footer>
 </main>
 </body>
 </html>
