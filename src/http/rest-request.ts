@@ -49,8 +49,10 @@ function namedRoute(query: Params): string | undefined | { notString: true } | {
  * `?` (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot reaches it as
  * sent. The rule's query then goes through parse_str: an `&` ends the route and a `+` is a space.
  */
-function pathRoute(pathname: string, tail: string): string {
-  const text = safeDecode(pathname).includes('.') ? tail : safeDecode(tail).split('?')[0]!.replaceAll('%', '%25');
+function pathRoute(prefix: string, tail: string): string {
+  const decoded = safeDecode(tail);
+  // What stands before the tail is the locale and the prefix as configured, plain segments: only the prefix may hold a dot.
+  const text = prefix.includes('.') || decoded.includes('.') ? tail : decoded.split('?')[0]!.replaceAll('%', '%25');
   const route = lastOf(parseQueryString(`rest_route=${text}`).rest_route);
   return `/${typeof route === 'string' ? route : ''}`;
 }
@@ -72,7 +74,7 @@ function entryOf(pathname: string, p: RestPrefixes): Entry | null {
   const i = first && p.locales.includes(first) && segs.length > 2 ? 2 : 1;
   const locale = i === 2 ? first! : null;
   const localePath = segs.slice(0, i).join('/');
-  if (segs[i]?.toLowerCase() === p.restPrefix.toLowerCase()) return { locale, localePath, byPath: restRoute(pathRoute(pathname, segs.slice(i + 1).join('/'))), indexPhp: false };
+  if (segs[i]?.toLowerCase() === p.restPrefix.toLowerCase()) return { locale, localePath, byPath: restRoute(pathRoute(segs[i], segs.slice(i + 1).join('/'))), indexPhp: false };
   const rest = segs.slice(i).join('/');
   return rest === '' || rest === 'index.php' ? { locale, localePath, byPath: null, indexPhp: rest === 'index.php' } : null;
 }
