@@ -13,8 +13,7 @@ import { pinnedClock, systemClock } from './clock.ts';
 import { ConfigError, type Config } from './config.ts';
 import { errors } from './contract/error-codes.ts';
 import type { RestError } from './contract/errors.ts';
-import { openApiDocument, openApiPath, type OpenApiDocument } from './contract/openapi.ts';
-import type { Method } from './contract/route.ts';
+import { matchedTemplate, openApiDocument, type OpenApiDocument } from './contract/openapi.ts';
 import { parseQueryString } from './lib/php-params.ts';
 import { asRestError } from './http/dispatch.ts';
 import { callOf, clientSignal } from './backends/backend.ts';
@@ -163,10 +162,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: server.log,
     translate: translateBackend(() => services),
     record: (c) => store.shadow.record(c, base.clock.now()),
-    templateOf: (method, route) => {
-      const matched = services.table.match(route, method.toUpperCase() as Method);
-      return matched ? openApiPath(matched.route.pattern).path : null;
-    },
+    templateOf: (method, route) => matchedTemplate(services.table, method, route),
     metrics: base.metrics,
   });
   // Modes switched with `lintel mode` are kept in the store: applied now, and again whenever any

@@ -40,6 +40,15 @@ export function openApiPath(pattern: string): { path: string; params: PathParam[
   return { path, params };
 }
 
+/**
+ * The contract template (`/calendar/events/v1/events/{id}`) of the route the table matches for a
+ * method and route, as DEVIATIONS.md rows name it; null when no route matches.
+ */
+export function matchedTemplate(table: RouteTable, method: string, route: string): string | null {
+  const matched = table.match(route, method.toUpperCase() as Method);
+  return matched ? openApiPath(matched.route.pattern).path : null;
+}
+
 const BODY_METHODS = new Set<Method>(['POST', 'PUT', 'PATCH']);
 
 const errorSchema: JsonSchema = {

@@ -93,6 +93,7 @@ await runConformance({
     await takeLegacyLog();
     let logTaken = true;
     const norm = { aliases: aliasNames(app.services.mappings) };
+    const prefixes = { restPrefix: app.services.config.restPrefix, locales: app.services.mappings.locales };
     const ids = new IdMap();
     const tally = new Tally();
     const listed = loadDeviations();
@@ -127,7 +128,7 @@ await runConformance({
       // A PHP crash ignores it: its error is read as it came, not as an envelope.
       const envelope = parseQueryString(r.query)._envelope !== undefined ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
       const enveloped = typeof envelope?.status === 'number' && 'body' in envelope;
-      const rows = listed.forRoute(r.effective, reachedTemplate(r), { status: enveloped ? (envelope.status as number) : fromLegacy.status });
+      const rows = listed.forRoute(r.effective, await reachedTemplate(r, app.services.table, prefixes), { status: enveloped ? (envelope.status as number) : fromLegacy.status });
       const { fresh } = tally.add(r.route, r.namespace, found, rows, { legacy: legacy.curl(a), lintel: lintel.curl(b) }, enveloped, featuresOf(r));
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Deviations } from '../../src/compare/deviations.ts';
+import { publicAccess } from '../../src/contract/permission.ts';
+import { json } from '../../src/contract/reply.ts';
+import { endpoint, route } from '../../src/contract/route.ts';
+import { RouteTable } from '../../src/contract/router.ts';
 import type { Answer } from './clients.ts';
 import { printReport, Tally } from './report.ts';
 import { FRONT_PAGE, reachedTemplate, type DiffRequest } from './requests.ts';
@@ -109,13 +114,22 @@ describe('the route a request reaches', () => {
   });
   const form = (payload: string) => ({ type: 'application/x-www-form-urlencoded', payload });
 
-  it('is the front page where the rest_route WordPress reads is empty, else the request\'s route', () => {
-    expect(reachedTemplate(request('%20rest_route=&a=1'))).toBe(FRONT_PAGE);
-    expect(reachedTemplate(request('rest_route=/x&rest_route=0'))).toBe(FRONT_PAGE);
-    expect(reachedTemplate(request('', form('rest_route=')))).toBe(FRONT_PAGE);
+  const table = new RouteTable();
+  const declared = (namespace: string, pattern: string) => route(namespace, pattern, endpoint({ methods: ['POST', 'PUT'], args: {}, response: json(z.null()), permission: publicAccess, handler: () => ({ status: 200, body: null }) }));
+  table.add(declared('calendar/events/v1', '/calendar/events/v1/events'));
+  table.add(declared('redirection/v1', '/redirection/v1/redirect/(?P<id>\\d+)'));
+  const reached = (r: DiffRequest) => reachedTemplate(r, table, { restPrefix: 'wp-json', locales: ['fr'] });
+
+  it('is the front page where the rest_route WordPress reads is empty, else the route it names', async () => {
+    expect(await reached(request('%20rest_route=&a=1'))).toBe(FRONT_PAGE);
+    expect(await reached(request('rest_route=/x&rest_route=0'))).toBe(FRONT_PAGE);
+    expect(await reached(request('', form('rest_route=')))).toBe(FRONT_PAGE);
     // A PUT's form body is not read for it; a POST form's value differing from the query's is wp_die's.
-    expect(reachedTemplate(request('', form('rest_route='), 'PUT'))).toBe('/calendar/events/v1/events');
-    expect(reachedTemplate(request('rest_route=', form('rest_route=/x')))).toBe('/calendar/events/v1/events');
-    expect(reachedTemplate(request('rest_route[]='))).toBe('/calendar/events/v1/events');
+    expect(await reached(request('', form('rest_route='), 'PUT'))).toBe('/calendar/events/v1/events');
+    expect(await reached(request('rest_route=', form('rest_route=/x')))).toBe('/calendar/events/v1/events');
+    expect(await reached(request('rest_route[]='))).toBe('/calendar/events/v1/events');
+    // A rest_route naming another route reaches that route, whose rows apply; an unknown one, no route's.
+    expect(await reached(request('rest_route=/redirection/v1/redirect/5'))).toBe('/redirection/v1/redirect/{id}');
+    expect(await reached({ ...request(''), locale: '/fr', body: form('rest_route=/nope/v1') })).toBe('/nope/v1');
   });
 });

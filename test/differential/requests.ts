@@ -7,9 +7,10 @@
  * take a seeded record or one made during the run, writes only a record made during the run.
  */
 import fc from 'fast-check';
-import { openApiPath } from '../../src/contract/openapi.ts';
+import { matchedTemplate, openApiPath } from '../../src/contract/openapi.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
-import { lastOf, parseQueryString } from '../../src/lib/php-params.ts';
+import { locateRest, routeVars, type RestPrefixes } from '../../src/http/rest-request.ts';
+import { parseQueryString } from '../../src/lib/php-params.ts';
 import { formEncode, params, routePath, type Pair } from '../fuzz/requests.ts';
 
 /** The namespaces both sides serve (the oracle lacks the plugins of forms, downloads, blocks and AI). */
@@ -192,16 +193,19 @@ export function differentialRequests(table: RouteTable): fc.Arbitrary<DiffReques
 export const FRONT_PAGE = '/?rest_route=';
 
 /**
- * The route template a request reaches, for DEVIATIONS.md: the front page when the `rest_route`
- * WordPress reads (a POST form's, else the query's; a repeated name's last value) is empty (`''` or
- * `'0'`), else the request's own. A POST form's and the query's differing is wp_die's, not the page.
+ * The route template a request reaches, for DEVIATIONS.md, found as Lintel routes it: the front page
+ * when the `rest_route` WordPress reads is empty, else the template of the route the table matches for
+ * the route the request names (by its path or a `rest_route`), or that route itself when none does. A
+ * POST form's `rest_route` differing from the query's is wp_die's: the request counts under its own.
  */
-export function reachedTemplate(r: DiffRequest): string {
-  const query = lastOf(parseQueryString(r.query).rest_route);
-  const form = r.method === 'POST' && r.body?.type.startsWith('application/x-www-form-urlencoded') ? lastOf(parseQueryString(r.body.payload).rest_route) : undefined;
-  if (form !== undefined && query !== undefined && JSON.stringify(form) !== JSON.stringify(query)) return r.template;
-  const named = form ?? query;
-  return named === '' || named === '0' ? FRONT_PAGE : r.template;
+export async function reachedTemplate(r: DiffRequest, table: RouteTable, prefixes: RestPrefixes): Promise<string> {
+  const pathname = `${r.locale}/${prefixes.restPrefix}${r.path.replaceAll(ID_SLOT, '1')}`;
+  const headers = r.body ? { 'content-type': r.body.type } : {};
+  const vars = await routeVars({ method: r.method, url: `${pathname}?${r.query}`, headers, body: r.body ? Buffer.from(r.body.payload) : undefined });
+  if (vars === 'mismatch') return r.template;
+  const loc = locateRest(pathname, vars, prefixes);
+  if (!loc) return FRONT_PAGE;
+  return matchedTemplate(table, r.effective, loc.route) ?? loc.route;
 }
 
 /**
