@@ -1,15 +1,16 @@
 /**
  * The legacy site's posts that are no calendar record: WordPress's posts and pages, attachments,
- * menus, reusable blocks, templates saved in the database, and the revisions of every post (calendar
- * records' included). They share the post ID space with the calendar, so the legacy answers to a
- * calendar route naming one depend on what it is, and Lintel must never hand out their IDs again.
+ * menus, reusable blocks, and the revisions of every post (calendar records' included). They share
+ * the post ID space with the calendar, so the legacy answers to a calendar route naming one depend
+ * on what it is, and Lintel must never hand out their IDs again.
  * Read as an administrator through `wp/v2`: `types` names every post type the API lists, each list
  * (edit context, every status, trash included) gives type, status, author and parent, and a post's
  * `version-history` link counts its revisions (`predecessor-version` names the latest; a post with
  * more is asked for its revisions list). The `wp/v2` event list hides past events: the events the
  * store holds that it does not show are asked for one by one.
- * Not reachable through the API: autosaves, oEmbed caches, customizer changesets, personal-data
- * requests, the global styles post, auto-drafts and deleted posts (their IDs may be reused here).
+ * Not reachable through the API without changing the legacy site, or not at all: templates saved as
+ * posts, autosaves, oEmbed caches, customizer changesets, personal-data requests, the global styles
+ * post, auto-drafts and deleted posts (their IDs may be given out again here).
  */
 import type { LegacyPost } from '../store/legacy-posts.ts';
 import type { Store } from '../store/store.ts';
@@ -21,6 +22,11 @@ import type { ImportResource } from './resource.ts';
 const PER_PAGE = 100;
 /** The calendar's own post types: imported as records, only their revisions are read here. */
 const CALENDAR_TYPES = new Set(['tribe_events', 'tribe_venue', 'tribe_organizer']);
+/**
+ * Never read: listing the block templates makes the calendar plugin save its own templates as posts
+ * (three posts and a `wp_theme` term on the seeded site), and the import must change nothing there.
+ */
+const UNREAD_TYPES = new Set(['wp_template', 'wp_template_part']);
 /** Every status an administrator may list; attachments have their own. */
 const STATUSES = [...IMPORTED_STATUSES, 'trash'].join(',');
 const ATTACHMENT_STATUSES = 'inherit,private,trash';
@@ -32,9 +38,7 @@ interface PostType {
 }
 
 interface Listed {
-  id: number | string;
-  /** A template's post ID (0: the theme's file, no post). */
-  wp_id?: number;
+  id: number;
   type?: string;
   status?: string;
   author?: number;
@@ -42,11 +46,11 @@ interface Listed {
   _links?: { 'version-history'?: { count?: number }[]; 'predecessor-version'?: { id?: number }[] };
 }
 
-const FIELDS = 'id,wp_id,type,status,author,parent,_links.version-history,_links.predecessor-version';
+const FIELDS = 'id,type,status,author,parent,_links.version-history,_links.predecessor-version';
 
-/** A listed post as kept here (a template by its post ID); null for what is no post (a theme file's template). */
+/** A listed post as kept here. */
 function postOf(x: Listed, type: string): LegacyPost | null {
-  const id = typeof x.id === 'number' ? x.id : Number(x.wp_id ?? 0);
+  const id = Number(x.id);
   if (!Number.isSafeInteger(id) || id <= 0) return null;
   return { id, post_type: x.type ?? type, status: x.status ?? 'publish', author: Number(x.author ?? 0), parent: Number(x.parent ?? 0) };
 }
@@ -66,8 +70,8 @@ async function allPages(client: LegacyClient, route: string, query: Record<strin
 const refusedWith = (e: unknown, code: string) => e instanceof ImportError && e.message.includes(` ${code} `);
 
 /**
- * A type's posts in every status; a list that takes no status (templates) is read without one, and
- * a type with no list route (the global styles: a post per theme, read by its ID) has none to read.
+ * A type's posts in every status; a list that refuses one of them (it has statuses of its own) is
+ * read without one, and a type with no list route (the global styles, read by ID) has none to read.
  */
 async function postsOfType(client: LegacyClient, t: PostType): Promise<Listed[]> {
   const route = `wp/v2/${t.rest_base}`;
@@ -112,7 +116,7 @@ async function legacyPosts(client: LegacyClient, target: Store): Promise<LegacyP
   const { body: types } = await client.get<Record<string, PostType>>('wp/v2/types', { context: 'edit' });
   const out: LegacyPost[] = [];
   // Nested routes (a font family's faces) and other namespaces' types are not listed on their own.
-  for (const t of Object.values(types).filter((t) => t.rest_base && t.rest_namespace === 'wp/v2' && !t.rest_base.includes('('))) {
+  for (const t of Object.values(types).filter((t) => t.rest_base && t.rest_namespace === 'wp/v2' && !t.rest_base.includes('(') && !UNREAD_TYPES.has(t.slug))) {
     const listed = await postsOfType(client, t);
     if (!CALENDAR_TYPES.has(t.slug)) for (const x of listed) {
       const p = postOf(x, t.slug);

@@ -27,8 +27,8 @@ const SEEDED_LEGACY_POSTS: LegacyPost[] = [
   { id: 1, post_type: 'post', status: 'publish', author: 1, parent: 0 },
   { id: 2, post_type: 'page', status: 'publish', author: 1, parent: 0 },
   { id: 3, post_type: 'page', status: 'draft', author: 1, parent: 0 },
-  { id: 18, post_type: 'revision', status: 'inherit', author: 1, parent: 17 },
-  { id: 25, post_type: 'revision', status: 'inherit', author: 1, parent: 22 },
+  { id: 18, post_type: 'revision', status: 'inherit', author: 0, parent: 17 },
+  { id: 25, post_type: 'revision', status: 'inherit', author: 0, parent: 22 },
   { id: 26, post_type: 'wp_navigation', status: 'publish', author: 0, parent: 0 },
 ];
 

@@ -81,7 +81,9 @@ export async function addExtraRecords(site: LegacySite): Promise<{ protectedId: 
 }
 
 /** The rest bases of the post types the fake site lists (`wp/v2/types`); the global styles have no list route. */
-const REST_BASES: Record<string, string> = { post: 'posts', page: 'pages', wp_navigation: 'navigation', wp_global_styles: 'global-styles', tribe_events: 'tribe_events' };
+const REST_BASES: Record<string, string> = {
+  post: 'posts', page: 'pages', wp_navigation: 'navigation', wp_template: 'templates', wp_global_styles: 'global-styles', tribe_events: 'tribe_events',
+};
 
 /**
  * The legacy `wp/v2` routes the importer reads, for administrators (`admin` is their Authorization
