@@ -143,7 +143,10 @@ async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null, answered
  */
 function pathOnly(table: RouteTable, call: RestCall): (Plan & { idless: boolean }) | null {
   const at = located(table, call);
-  if (!at) return null;
+  return at && onPath(at);
+}
+
+function onPath(at: NonNullable<ReturnType<typeof located>>): Plan & { idless: boolean } {
   const args: Record<string, unknown> = {};
   let idless = false;
   for (const name of Object.keys(at.urlParams)) {
@@ -155,12 +158,29 @@ function pathOnly(table: RouteTable, call: RestCall): (Plan & { idless: boolean 
   return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, idless, unstorable: null };
 }
 
+/**
+ * The `Allow` header of an OPTIONS answer to `route`. WordPress answers OPTIONS without checking
+ * arguments, but its Allow header still runs the permission callbacks, so the record checks see
+ * the request's own parameters (its JSON body, query and path: a form body is not read for OPTIONS).
+ */
+export async function optionsAllow(route: CompiledRoute, call: RestCall): Promise<string> {
+  const urlParams: Record<string, string> = { ...route.regex.exec(call.route)?.groups };
+  const params = mergeParams(call.body, 'OPTIONS', call.query, urlParams);
+  const ctx: RestContext = { ...call.ctx, method: 'OPTIONS', route: call.route, query: call.query, params, files: call.body.files };
+  return allowedMethods(route, ctx, await refusedOnRecord(onPath({ route, endpoint: route.endpoints[0]!, urlParams, params, ctx })));
+}
+
+/** The methods this user may call on the route, less those its record checks refuse. */
+function allowedMethods(route: CompiledRoute, ctx: Pick<RestContext, 'user'>, refused: Set<string>): string {
+  return allowHeader(route, ctx).split(', ').filter((m) => m && !refused.has(m)).join(', ');
+}
+
 function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {
   return table.match(call.route, call.method as Method, call.ctx)?.route ?? null;
 }
 
 function withAllow(o: Outcome, call: RestCall, refused = new Set<string>()): Outcome {
-  const allow = o.route ? allowHeader(o.route, call.ctx).split(', ').filter((m) => m && !refused.has(m)).join(', ') : '';
+  const allow = o.route ? allowedMethods(o.route, call.ctx, refused) : '';
   // The legacy site sends no Allow header when the caller may use no method of the route.
   if (allow) o.headers = { ...o.headers, Allow: allow };
   return o;

@@ -12,7 +12,7 @@ import type { Params } from '../lib/php-params.ts';
 import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
-import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
+import { asRestError, dispatch, optionsAllow, type Outcome } from './dispatch.ts';
 import { effectiveMethod, readBody, requestedFields, type RestLocation } from './rest-request.ts';
 import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from '../contract/site-urls.ts';
@@ -83,16 +83,23 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
     return send({ headers, route: null, ...errorOutcome(err) }, null);
   }
 
+  const body = await readBody(header(req, 'content-type'), req.body);
+  const ctx = { user, store: services.store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false };
   if (method === 'OPTIONS') {
-    // Answered from the declaration alone: no permission or argument checks (rest_pre_dispatch).
+    // Answered from the declaration alone: no argument checks (rest_pre_dispatch); the Allow header runs the permissions.
     const route = table.find(loc.route, { user });
-    const body = route ? describeRoute(route.decl, (p) => urls.rest(p), true) : [];
+    const described = route ? describeRoute(route.decl, (p) => urls.rest(p), true) : [];
     // As for other methods, no Allow header when the caller may use no method of the route.
-    const allow = route ? allowHeader(route, { user }) : '';
-    return send({ status: 200, body, headers: allow ? { Allow: allow } : {}, route: null }, user);
+    let allow = '';
+    try {
+      if (route) allow = await optionsAllow(route, { method, route: loc.route, query, body, ctx });
+    } catch (e) {
+      // The record checks read the store: an outage is its 503, as for any other method.
+      return send({ headers: {}, route: null, ...errorOutcome(asRestError(e, req.log)) }, user);
+    }
+    return send({ status: 200, body: described, headers: allow ? { Allow: allow } : {}, route: null }, user);
   }
 
-  const body = await readBody(header(req, 'content-type'), req.body);
   fields = requestedFields(body, method, query);
   const run = async (store: Store) =>
     send(
@@ -101,7 +108,7 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
         route: loc.route,
         query,
         body,
-        ctx: { user, store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false },
+        ctx: { ...ctx, store },
       }),
       user,
     );

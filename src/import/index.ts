@@ -3,6 +3,7 @@ import cliProgress from 'cli-progress';
 import { calendarResources } from './calendar.ts';
 import type { LegacyClient } from './client.ts';
 import { historyResources } from './history.ts';
+import { legacyPostResources } from './posts.ts';
 import { redirectionResources } from './redirection.ts';
 import { userResources } from './users.ts';
 import type { ImportResource, ProgressEvent } from './resource.ts';
@@ -11,7 +12,8 @@ import type { ImportResource, ProgressEvent } from './resource.ts';
 export const FAMILIES = {
   // First: records of the other families name their authors.
   users: userResources,
-  calendar: calendarResources,
+  // Last: the revisions of past events are asked for by the events imported.
+  calendar: (client: LegacyClient) => [...calendarResources(client), ...legacyPostResources(client)],
   redirection: redirectionResources,
   history: historyResources,
 } satisfies Record<string, (client: LegacyClient) => ImportResource[]>;

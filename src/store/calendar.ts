@@ -537,7 +537,7 @@ async function updateRow(tx: Sql, table: string, id: number, f: Record<string, u
 }
 
 /** Inserts rows with their IDs, or updates the rows that already have them (one statement per chunk). */
-async function upsertById(sql: Sql, table: string, rows: object[]): Promise<void> {
+export async function upsertById(sql: Sql, table: string, rows: object[]): Promise<void> {
   if (!rows.length) return;
   const cols = Object.keys(rows[0]);
   // Parameters per statement stay under the protocol's 65535.

@@ -26,6 +26,7 @@ import { SiteSecretRepo } from './site-secrets.ts';
 import { FormsRepo } from './forms.ts';
 import { DownloadsRepo } from './downloads.ts';
 import { IdempotencyRepo } from './idempotency.ts';
+import { LegacyPostRepo } from './legacy-posts.ts';
 
 export interface Store {
   readonly users: UserRepo;
@@ -42,6 +43,8 @@ export interface Store {
   readonly modes: NamespaceModeRepo;
   readonly history: HistoryRepo;
   readonly idempotency: IdempotencyRepo;
+  /** The legacy site's other posts (not calendar records), which share the post ID space. */
+  readonly legacyPosts: LegacyPostRepo;
   /** Runs `fn` in one transaction; joins the caller's transaction when there is one. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
@@ -77,6 +80,7 @@ export function storeOn(sql: Sql, caches: StoreCaches = storeCaches(new ChangeFe
     modes: new NamespaceModeRepo(sql),
     history: new HistoryRepo(sql),
     idempotency: new IdempotencyRepo(sql),
+    legacyPosts: new LegacyPostRepo(sql),
     inTransaction: sql.inTransaction,
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, caches))),
   };

@@ -8,6 +8,7 @@ import { adjustableClock } from '../../src/clock.ts';
 import { edgeFor } from '../../src/namespaces/redirection/edge/registry.ts';
 import { reserveId, type IdSpace } from '../../src/store/ids.ts';
 import type { Mappings } from '../../src/mappings.ts';
+import type { LegacyPost } from '../../src/store/legacy-posts.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { allowedBy, type Deviations, DEVIATIONS_FILE, loadDeviations, type Listing } from '../../src/compare/deviations.ts';
 import { CAPTURES_DIR, loadCaptures, ORACLE_BASE, replay, type Capture } from '../support/captures.ts';
@@ -15,6 +16,21 @@ import { LEGACY_NAMES, startLegacyOrigin } from '../support/legacy-origin.ts';
 import { CLOCK_SLACK_MS, COMPARED_HEADERS, diffJson, formatDifferences, headerValue, normaliseString, type Difference, type NormaliseOptions } from '../../src/compare/diff.ts';
 
 const SEED_LAST = 41;
+
+/**
+ * The seeded legacy site's posts that are no calendar record, as `lintel import` brings them (wp/v2):
+ * WordPress's first post, sample page and draft privacy page, the revisions of event 17 (sticky) and
+ * event 22 (029's password change), and the theme's navigation menu. Held after the seed, as an
+ * import before the cut-over would bring them.
+ */
+const SEEDED_LEGACY_POSTS: LegacyPost[] = [
+  { id: 1, post_type: 'post', status: 'publish', author: 1, parent: 0 },
+  { id: 2, post_type: 'page', status: 'publish', author: 1, parent: 0 },
+  { id: 3, post_type: 'page', status: 'draft', author: 1, parent: 0 },
+  { id: 18, post_type: 'revision', status: 'inherit', author: 0, parent: 17 },
+  { id: 25, post_type: 'revision', status: 'inherit', author: 0, parent: 22 },
+  { id: 26, post_type: 'wp_navigation', status: 'publish', author: 0, parent: 0 },
+];
 
 export { CAPTURES_DIR, DEVIATIONS_FILE, loadCaptures, loadDeviations, ORACLE_BASE, type Capture };
 
@@ -333,6 +349,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Report> {
         outcome = judge(c, group, differences, deviations.forCapture(c.seq, c.response));
       }
       if (c.seq === SEED_FRONT_END_AFTER) await seedFrontEnd(app, captures);
+      if (Number(c.seq) === SEED_LAST) await app.store.legacyPosts.importPosts(SEEDED_LEGACY_POSTS);
       outcomes.push(outcome);
       opts.onOutcome?.(outcome);
     }

@@ -95,7 +95,7 @@ describe('lintel import', { timeout: scaled(120_000) }, () => {
     const events: ProgressEvent[] = [];
     const summary = await runImport({ store: target.store, source: site.url, resources: importResources(client()), onProgress: (e) => events.push(e) });
     expect(summary.resources.map((r) => r.name)).toEqual([
-      'users.users', 'calendar.categories', 'calendar.tags', 'calendar.venues', 'calendar.organizers', 'calendar.events', 'calendar.unlisted-events',
+      'users.users', 'calendar.categories', 'calendar.tags', 'calendar.venues', 'calendar.organizers', 'calendar.events', 'calendar.unlisted-events', 'calendar.legacy-posts',
       'redirection.settings', 'redirection.groups', 'redirection.redirects', 'redirection.log', 'redirection.404', 'history.events',
     ]);
     expect(events.filter((e) => e.type === 'start' && e.resource === 'calendar.events')).toEqual([expect.objectContaining({ totalPages: 4 })]);
@@ -249,7 +249,7 @@ describe('lintel import', { timeout: scaled(120_000) }, () => {
       const lines = run.stdout.trim().split('\n');
       const progress = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as ProgressEvent);
       expect(lines).toContainEqual(expect.stringMatching(/^calendar\.events: (\d+) read, \1 written, 0 removed$/));
-      expect(progress.filter((p) => p.type === 'done').map((p) => p.resource)).toHaveLength(13);
+      expect(progress.filter((p) => p.type === 'done').map((p) => p.resource)).toHaveLength(14);
       expect(progress).toContainEqual(expect.objectContaining({ type: 'batch', resource: 'calendar.events', page: 4, totalPages: 4 }));
       expect(lines.at(-1)).toMatch(/^read \d+ records in [\d.]+ s \(\d+ records\/s\)$/);
       const verify = await box.run([...args, '--verify']);

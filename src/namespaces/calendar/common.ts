@@ -61,6 +61,27 @@ export async function postOf(ctx: RestContext, id: number): Promise<{ author: nu
   return kind === 'event' ? ctx.store.calendar.event(id) : kind === 'venue' ? ctx.store.calendar.venue(id) : ctx.store.calendar.organizer(id);
 }
 
+/** Post types whose capabilities are all edit_theme_options (menus, templates, styles, fonts): administrators'. */
+const THEME_TYPES = new Set(['wp_navigation', 'nav_menu_item', 'wp_template', 'wp_template_part', 'wp_global_styles', 'wp_font_family', 'wp_font_face']);
+
+/**
+ * The legacy edit_post or delete_post (map_meta_cap) on the post an ID names, whatever it is: a
+ * calendar record, or another post of the legacy site (`lintel import` keeps them). A revision is
+ * edited as its post and never deleted; a page needs the page capabilities (editors and
+ * administrators hold them all, authors and contributors none); menus, templates, styles and fonts
+ * edit_theme_options; posts, attachments and the like are checked as calendar records. Null: no post.
+ */
+export async function mayChangePost(ctx: RestContext, id: number, action: 'edit' | 'delete'): Promise<boolean | null> {
+  const record = await postOf(ctx, id);
+  if (record) return canEdit(ctx, record);
+  const post = await ctx.store.legacyPosts.byId(id);
+  if (!post) return null;
+  if (post.post_type === 'revision') return action === 'edit' && post.parent !== id && ((await mayChangePost(ctx, post.parent, action)) ?? false);
+  if (post.post_type === 'page') return can(ctx.user, 'edit_others_posts');
+  if (THEME_TYPES.has(post.post_type)) return can(ctx.user, 'manage_options');
+  return canEdit(ctx, post);
+}
+
 /** Attributing a record to another user needs `edit_others_posts`, as in WordPress core's posts controller (0 is no one, as PHP's `empty`). */
 export function assertMayAttribute(ctx: RestContext, author: number, creating: boolean): void {
   if (author === 0 || author === ctx.user?.id || canEditAny(ctx)) return;

@@ -122,8 +122,9 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
 export async function loadEvent(ctx: RestContext, id: number): Promise<StoredEvent> {
   const e = await ctx.store.calendar.event(id);
   if (e) return e;
-  const kind = await ctx.store.calendar.kindOf(id);
-  throw kind ? errors.calendar.invalidEventId() : errors.calendar.eventNotFound(id);
+  // Another post (a venue, or a post of the legacy site's the import kept) is no event; no post at all is not found.
+  const post = (await ctx.store.calendar.kindOf(id)) ?? (await ctx.store.legacyPosts.byId(id));
+  throw post ? errors.calendar.invalidEventId() : errors.calendar.eventNotFound(id);
 }
 
 export async function readEvent(ctx: RestContext, e: StoredEvent, password: string | undefined) {

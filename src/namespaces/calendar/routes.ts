@@ -9,7 +9,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { EventRow, LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import * as A from './args.ts';
-import { NAMESPACE, canEdit, postOf } from './common.ts';
+import { NAMESPACE, canEdit, forbidden, mayChangePost } from './common.ts';
 import { legacyDoc, openApi } from './doc.ts';
 import { archive, Event, Organizer, Term, Venue } from './schemas.ts';
 import { createEvent, deleteEvent, eventArchive, loadEvent, readEvent, updateEvent } from './events.ts';
@@ -27,17 +27,21 @@ const loggedWriter: Permission = perRecord(() => true, (u) => u !== null && can(
  * Writes by ID: the legacy callbacks check edit_post/delete_post on the post `$request['id']` names
  * (the query's or body's `id` before the path's), of any kind, read as get_post reads it (PHP's
  * (int)); none (empty) is the capability alone, and so is, for an event, a post that does not exist.
+ * A refusal is the callback's (403 `rest_forbidden`), ahead of the handler's lookup: a revision or
+ * another post of the legacy site is refused before it is found to be no event.
  */
-const recordWriter = (missing: boolean) => onRequest(loggedWriter, async (ctx) => {
-  const raw = lastOf(ctx.params.id);
-  if (A.isEmpty(raw)) return true;
-  // A list is post 1, WordPress's first post (by the administrator who installed it), which Lintel does not hold: another's published post.
-  if (typeof raw === 'object') return canEdit(ctx, { author: 0, status: 'publish' });
-  const post = await postOf(ctx, A.phpInt(raw));
-  return post === null ? missing : canEdit(ctx, post);
-});
-const eventWriter = recordWriter(true);
-const linkedWriter = recordWriter(false);
+const recordWriter = (missing: boolean, action: 'edit' | 'delete') => {
+  const passes = async (ctx: RestContext) => {
+    const raw = lastOf(ctx.params.id);
+    if (A.isEmpty(raw)) return true;
+    // A list is post 1, WordPress's first post (by the administrator who installed it): when the import did not bring it, another's published post.
+    const verdict = await mayChangePost(ctx, typeof raw === 'object' ? 1 : A.phpInt(raw), action);
+    return verdict ?? (typeof raw === 'object' ? canEdit(ctx, { author: 0, status: 'publish' }) : missing);
+  };
+  return onRequest(perRecord(async (ctx) => (await passes(ctx)) || forbidden(ctx), loggedWriter.allows), passes);
+};
+const [eventEditor, eventDeleter] = [recordWriter(true, 'edit'), recordWriter(true, 'delete')];
+const [linkedEditor, linkedDeleter] = [recordWriter(false, 'edit'), recordWriter(false, 'delete')];
 
 const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.tecStr('The event password', A.V.isString) };
 const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.eventBySlug(v as string)) !== null }) };
@@ -57,8 +61,8 @@ function eventRoutes(): RouteDecl[] {
       write({ methods: ['POST'], args: A.eventWriteArgs(true), response: json(Event, 201), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`),
       endpoint({ methods: ['GET'], args: eventId, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
-      write({ methods: ['DELETE'], args: eventId, response: json(Event), permission: eventWriter, handler: async (ctx, a) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
-      update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...A.eventWriteArgs(false) }, eventWriter)),
+      write({ methods: ['DELETE'], args: eventId, response: json(Event), permission: eventDeleter, handler: async (ctx, a) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
+      update((ctx, a) => loadEvent(ctx, a.id), { ...eventId, ...A.eventWriteArgs(false) }, eventEditor)),
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
       endpoint({ methods: ['GET'], args: eventSlug, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
       write({ methods: ['DELETE'], args: eventSlug, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
@@ -75,16 +79,16 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
-  const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, writer: Permission) => [
+  const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, editor: Permission, deleter = editor) => [
     endpoint({ methods: ['GET'], args, response: json(object), permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['DELETE'], args, response: json(object), permission: writer, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), permission: writer, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
+    write({ methods: ['DELETE'], args, response: json(object), permission: deleter, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
+    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), permission: editor, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
   ];
   return [
     route(NAMESPACE, P(`/${plural}`),
       endpoint({ methods: ['GET'], args: A.linkedListArgs(kind), response: json(archive(plural, object)), permission: publicAccess, handler: (ctx, a) => linkedArchive(ctx, kind, a) }),
       write({ methods: ['POST'], args: fields(true), response: json(object, 201), permission: author, handler: (ctx, a) => createLinked(ctx, kind, a) })),
-    route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, linkedWriter)),
+    route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, linkedEditor, linkedDeleter)),
     route(NAMESPACE, P(`/${plural}/by-slug/${SLUG}`), ...item3(slugArg, bySlug, loggedWriter)),
   ];
 }
