@@ -113,7 +113,8 @@ export const errors = {
   },
 
   calendar: {
-    eventNotFound: (id: number) => new RestError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404),
+    // The ID as PHP's (int) cast has it: one past 64 bits saturates.
+    eventNotFound: (id: number) => new RestError('rest-event-not-found', `Event with ID ${id >= 2 ** 63 ? '9223372036854775807' : id} does not exist.`, 404),
     invalidEventId: () => new RestError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),
     eventGone: () => new RestError('event-no-longer-available', 'This event is no longer available', 403),
     eventNotAccessible: () => new RestError('event-not-accessible', 'The requested event is not accessible', 403),

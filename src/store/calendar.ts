@@ -6,7 +6,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from './change-feed.ts';
-import { nextId, reserveId } from './ids.ts';
+import { isRecordId, nextId, reserveId } from './ids.ts';
 import { UniqueViolation, type Sql } from './sql.ts';
 import { TopicCache } from './topic-cache.ts';
 import { like, Where } from './where.ts';
@@ -139,6 +139,7 @@ export class CalendarRepo {
    * store): like them, as fresh as the change feed's announcements.
    */
   async event(id: number): Promise<StoredEvent | null> {
+    if (!isRecordId(id)) return null;
     return (await this.caches.events.many(this.sql, [id], (missing) => this.byIds<StoredEvent>(EVENT_SELECT, missing, 'e'))).get(id) ?? null;
   }
 
@@ -154,6 +155,7 @@ export class CalendarRepo {
 
   /** Which kind of calendar record an ID names (the post ID space is shared). */
   async kindOf(id: number): Promise<'event' | LinkedKind | null> {
+    if (!isRecordId(id)) return null;
     const [r] = await this.sql.query<{ kind: string }>(`select 'event' as kind from calendar_events where id = $1
       union all select 'venue' from calendar_venues where id = $1 union all select 'organizer' from calendar_organizers where id = $1`, [id]);
     return (r?.kind as 'event' | LinkedKind | undefined) ?? null;
@@ -307,10 +309,12 @@ export class CalendarRepo {
   // ---- venues and organizers
 
   async venue(id: number): Promise<VenueRow | null> {
+    if (!isRecordId(id)) return null;
     return (await this.sql.query<VenueRow>('select * from calendar_venues where id = $1', [id]))[0] ?? null;
   }
 
   async organizer(id: number): Promise<OrganizerRow | null> {
+    if (!isRecordId(id)) return null;
     return (await this.sql.query<OrganizerRow>('select * from calendar_organizers where id = $1', [id]))[0] ?? null;
   }
 

@@ -16,3 +16,6 @@ export async function nextId(sql: Sql, space: IdSpace): Promise<number> {
 export async function reserveId(sql: Sql, space: IdSpace, id: number): Promise<void> {
   await sql.query(`select setval('${space}', greatest($1::int8, (select last_value from ${space})), true)`, [id]);
 }
+
+/** Whether an ID can name a stored record: a path or `?id=` may carry any number, and one past a bigint makes the query fail. */
+export const isRecordId = (id: number) => Number.isSafeInteger(id) && id > 0;
