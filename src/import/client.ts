@@ -19,7 +19,14 @@ export interface LegacyPage<T> {
 }
 
 /** A failed read of the legacy site: its URL, and the status and error code it answered with. */
-export class ImportError extends Error {}
+export class ImportError extends Error {
+  /** The legacy site's error code, when it answered with one. */
+  readonly code: string | undefined;
+  constructor(message: string, code?: string) {
+    super(message);
+    this.code = code;
+  }
+}
 
 export class LegacyClient {
   private readonly fetcher: Fetcher;
@@ -63,7 +70,7 @@ export class LegacyClient {
     const res = await this.request(route, query);
     if (res.status < 200 || res.status > 299) {
       const err = res.body as { code?: string; message?: string };
-      throw new ImportError(`GET ${res.url}: ${res.status} ${err.code ?? ''} ${err.message ?? ''}`.trim());
+      throw new ImportError(`GET ${res.url}: ${res.status} ${err.code ?? ''} ${err.message ?? ''}`.trim(), err.code);
     }
     return { body: res.body as T, headers: res.headers };
   }

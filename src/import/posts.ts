@@ -12,6 +12,7 @@
  * posts, autosaves, oEmbed caches, customizer changesets, personal-data requests, the global styles
  * post, auto-drafts and deleted posts (their IDs may be given out again here).
  */
+import { isRecordId } from '../store/ids.ts';
 import type { LegacyPost } from '../store/legacy-posts.ts';
 import type { Store } from '../store/store.ts';
 import { IMPORTED_STATUSES } from './calendar.ts';
@@ -28,8 +29,8 @@ const CALENDAR_TYPES = new Set(['tribe_events', 'tribe_venue', 'tribe_organizer'
  */
 const UNREAD_TYPES = new Set(['wp_template', 'wp_template_part']);
 /** Every status an administrator may list; attachments have their own. */
-const STATUSES = [...IMPORTED_STATUSES, 'trash'].join(',');
-const ATTACHMENT_STATUSES = 'inherit,private,trash';
+const STATUSES = [...IMPORTED_STATUSES, 'trash'];
+const ATTACHMENT_STATUSES = ['inherit', 'private', 'trash'];
 
 interface PostType {
   slug: string;
@@ -51,7 +52,7 @@ const FIELDS = 'id,type,status,author,parent,_links.version-history,_links.prede
 /** A listed post as kept here. */
 function postOf(x: Listed, type: string): LegacyPost | null {
   const id = Number(x.id);
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  if (!isRecordId(id)) return null;
   return { id, post_type: x.type ?? type, status: x.status ?? 'publish', author: Number(x.author ?? 0), parent: Number(x.parent ?? 0) };
 }
 
@@ -67,21 +68,32 @@ async function allPages(client: LegacyClient, route: string, query: Record<strin
 }
 
 /** Whether a failed read is the legacy site answering this code. */
-const refusedWith = (e: unknown, code: string) => e instanceof ImportError && e.message.includes(` ${code} `);
+const refusedWith = (e: unknown, code: string) => e instanceof ImportError && e.code === code;
 
 /**
- * A type's posts in every status; a list that refuses one of them (it has statuses of its own) is
- * read without one, and a type with no list route (the global styles, read by ID) has none to read.
+ * A type's posts in every status. A list that refuses the set (it has statuses of its own) is read a
+ * status at a time, skipping those it refuses: a read without the filter would list only what is
+ * published, and the sync would forget the type's drafts. A type with no list route (the global
+ * styles, read by ID) has none to read.
  */
 async function postsOfType(client: LegacyClient, t: PostType): Promise<Listed[]> {
   const route = `wp/v2/${t.rest_base}`;
+  const statuses = t.slug === 'attachment' ? ATTACHMENT_STATUSES : STATUSES;
   try {
-    return await allPages(client, route, { status: t.slug === 'attachment' ? ATTACHMENT_STATUSES : STATUSES });
+    return await allPages(client, route, { status: statuses.join(',') });
   } catch (e) {
     if (refusedWith(e, 'rest_no_route')) return [];
     if (!refusedWith(e, 'rest_invalid_param')) throw e;
-    return allPages(client, route, {});
   }
+  const out: Listed[] = [];
+  for (const status of statuses) {
+    try {
+      out.push(...(await allPages(client, route, { status })));
+    } catch (e) {
+      if (!refusedWith(e, 'rest_invalid_param')) throw e;
+    }
+  }
+  return out;
 }
 
 /** The revisions of a listed post: the latest from its links, the others from its revisions list. */
@@ -90,9 +102,8 @@ async function revisionsOf(client: LegacyClient, t: PostType, x: Listed): Promis
   const latest = x._links?.['predecessor-version']?.[0]?.id;
   const parent = Number(x.id);
   if (count === 0) return [];
-  if (count === 1 && latest) return [{ id: latest, post_type: 'revision', status: 'inherit', author: 0, parent }];
-  const listed = await allPages(client, `wp/v2/${t.rest_base}/${parent}/revisions`, {});
-  return listed.map((r) => ({ id: Number(r.id), post_type: 'revision', status: 'inherit', author: Number(r.author ?? 0), parent }));
+  const listed: Listed[] = count === 1 && latest ? [{ id: latest }] : await allPages(client, `wp/v2/${t.rest_base}/${parent}/revisions`, {});
+  return listed.flatMap((r) => postOf({ ...r, type: 'revision', status: 'inherit', parent }, 'revision') ?? []);
 }
 
 /** The imported events the `wp/v2` list does not show (past events), each read on its own; one deleted since is left out. */
@@ -114,18 +125,19 @@ async function pastEvents(client: LegacyClient, target: Store, listed: Listed[])
 /** Every post the API shows that is no calendar record, and every revision. */
 async function legacyPosts(client: LegacyClient, target: Store): Promise<LegacyPost[]> {
   const { body: types } = await client.get<Record<string, PostType>>('wp/v2/types', { context: 'edit' });
-  const out: LegacyPost[] = [];
+  // Keyed by ID: the site is live while it is read, and a post moved across a page boundary is listed twice.
+  const out = new Map<number, LegacyPost>();
+  const keep = (p: LegacyPost | null) => {
+    if (p) out.set(p.id, p);
+  };
   // Nested routes (a font family's faces) and other namespaces' types are not listed on their own.
   for (const t of Object.values(types).filter((t) => t.rest_base && t.rest_namespace === 'wp/v2' && !t.rest_base.includes('(') && !UNREAD_TYPES.has(t.slug))) {
     const listed = await postsOfType(client, t);
-    if (!CALENDAR_TYPES.has(t.slug)) for (const x of listed) {
-      const p = postOf(x, t.slug);
-      if (p) out.push(p);
-    }
+    if (!CALENDAR_TYPES.has(t.slug)) for (const x of listed) keep(postOf(x, t.slug));
     if (t.slug === 'tribe_events') listed.push(...(await pastEvents(client, target, listed)));
-    for (const x of listed) out.push(...(await revisionsOf(client, t, x)));
+    for (const x of listed) for (const r of await revisionsOf(client, t, x)) keep(r);
   }
-  return out.sort((a, b) => a.id - b.id);
+  return [...out.values()].sort((a, b) => a.id - b.id);
 }
 
 function legacyPostResource(client: LegacyClient): ImportResource<LegacyPost> {

@@ -4,7 +4,7 @@
  * answers to a calendar route naming one depend on what it is (`edit_post` on it, its type).
  */
 import { upsertById } from './calendar.ts';
-import { reserveId } from './ids.ts';
+import { isRecordId, reserveId } from './ids.ts';
 import type { Sql } from './sql.ts';
 
 export interface LegacyPost {
@@ -25,6 +25,7 @@ export class LegacyPostRepo {
   }
 
   async byId(id: number): Promise<LegacyPost | null> {
+    if (!isRecordId(id)) return null;
     return (await this.sql.query<LegacyPost>('select id, post_type, status, author, parent from legacy_posts where id = $1', [id]))[0] ?? null;
   }
 
@@ -41,7 +42,8 @@ export class LegacyPostRepo {
   /** Keeps these posts (updating those held) and moves the post ID sequence past them: Lintel never hands out an ID the legacy site used. */
   async importPosts(rows: LegacyPost[]): Promise<void> {
     await upsertById(this.sql, 'legacy_posts', rows);
-    if (rows.length) await reserveId(this.sql, 'post_id_seq', Math.max(...rows.map((r) => r.id)));
+    // A reduce, not Math.max(...ids): a spread of some 120,000 arguments overflows the call stack.
+    if (rows.length) await reserveId(this.sql, 'post_id_seq', rows.reduce((max, r) => Math.max(max, r.id), 0));
   }
 
   /** Forgets posts the legacy site no longer has (their IDs stay spent: the sequence never goes back). */

@@ -108,7 +108,12 @@ export function legacyPostRoutes(app: TestApp, admin: string, wpPosts: WpPost[])
   app.server.get('/wp-json/wp/v2/:base', async (req, reply) => {
     const type = Object.keys(REST_BASES).find((t) => REST_BASES[t] === (req.params as { base: string }).base && t !== 'wp_global_styles');
     if (!type) return reply.code(404).send({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
-    const posts = wpPosts.filter((p) => p.type === type);
+    // Without a status WordPress lists what is published; a list holds only what the type knows (a menu: no `future`).
+    const statuses = (req.query as { status?: string }).status?.split(',') ?? ['publish'];
+    if (type === 'wp_navigation' && statuses.includes('future')) {
+      return reply.code(400).send({ code: 'rest_invalid_param', message: 'Invalid parameter(s): status', data: { status: 400, params: { status: 'status[1] is not one of publish, draft, private, trash.' } } });
+    }
+    const posts = wpPosts.filter((p) => p.type === type && statuses.includes(p.status));
     reply.header('X-WP-Total', String(posts.length)).header('X-WP-TotalPages', '1');
     // A menu has no author field.
     return posts.map(({ author, ...p }) => ({ ...p, ...(type === 'wp_navigation' ? {} : { author }), _links: links(p.id) }));
