@@ -90,10 +90,9 @@ export function assertMayAttribute(ctx: RestContext, author: number, creating: b
 
 export const forbidden = (ctx: RestContext) => errors.core.forbidden(ctx.user !== null);
 
-/** rest_url and its neighbours: the first as given (raw spaces), the others urlencoded with `page` last. */
-/** One query pair as WordPress's add_query_arg writes it: an empty value leaves the bare name. */
 /** An echoed argument; `null` is an empty list, which add_query_arg writes as nothing between its separators. */
 export type Echo = [string, string | number | null];
+/** One query pair as WordPress's add_query_arg writes it: an empty value leaves the bare name. */
 const pair = (k: string, v: string | null) => (v === null ? '' : v === '' ? k : `${k}=${v}`);
 
 /** The archives' echoed `status`: the list asked for (an empty one, '0', as nothing), else the caller's default. */
@@ -101,6 +100,7 @@ export function statusEcho(ctx: RestContext, asked: string[] | undefined): Echo 
   return ['status', asked ? (asked.length ? asked.join(',') : null) : can(ctx.user, 'edit_posts') ? 'any' : 'publish'];
 }
 
+/** rest_url and its neighbours: the first as given (raw spaces), the others urlencoded with `page` last. */
 export function archiveLinks(base: string, args: Echo[], page: number, hasNext: boolean, extras: [string, string][] = []) {
   const enc = (list: Echo[]) =>
     list.map(([k, v]) => pair(k, v === null ? null : encodeURIComponent(String(v)).replace(/%20/g, '+').replace(/%2C/gi, ','))).join('&');
