@@ -48,10 +48,14 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 function located(table: RouteTable, call: RestCall) {
   const method = call.method as Method | 'HEAD';
   const match = METHODS.has(method) ? table.match(call.route, method, call.ctx) : null;
-  if (!match?.endpoint) return null;
-  const params = mergeParams(call.body, method, call.query, match.urlParams);
+  return match?.endpoint ? locatedAt(match.route, match.endpoint, match.urlParams, call, method) : null;
+}
+
+/** A call at a route it matched: its parameters merged as WordPress merges them for the method, and its context. */
+function locatedAt(route: CompiledRoute, endpoint: CompiledEndpoint, urlParams: Record<string, string>, call: RestCall, method: Method | 'HEAD' | 'OPTIONS') {
+  const params = mergeParams(call.body, method, call.query, urlParams);
   const ctx: RestContext = { ...call.ctx, method, route: call.route, query: call.query, params, files: call.body.files };
-  return { route: match.route, endpoint: match.endpoint, urlParams: match.urlParams, params, ctx };
+  return { route, endpoint, urlParams, params, ctx };
 }
 
 export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
@@ -134,19 +138,20 @@ async function refusedOnRecord(p: (Plan & { idless?: boolean }) | null, answered
   return out;
 }
 
-/**
- * A request whose parameters were refused, for the Allow header's record checks: the legacy
- * permission callbacks read the request's own path parameters (a query or body `id` overrides the
- * path's). A list or a number that is no ID there (`idless`) is left to the plain permissions, but
- * for those that look up any value (`anyValueLooksUp`), which find no record, and those that read
- * the request themselves (`readsRequest`).
- */
+/** A request whose parameters were refused, at the route it matched, for the Allow header's record checks (see onPath). */
 function pathOnly(table: RouteTable, call: RestCall): (Plan & { idless: boolean }) | null {
   const at = located(table, call);
   return at && onPath(at);
 }
 
-function onPath(at: NonNullable<ReturnType<typeof located>>): Plan & { idless: boolean } {
+/**
+ * A located call as the Allow header's record checks see it (a refused request, or OPTIONS, whose
+ * arguments are not checked): the legacy permission callbacks read the request's own path parameters (a query or body `id` overrides the
+ * path's). A list or a number that is no ID there (`idless`) is left to the plain permissions, but
+ * for those that look up any value (`anyValueLooksUp`), which find no record, and those that read
+ * the request themselves (`readsRequest`).
+ */
+function onPath(at: ReturnType<typeof locatedAt>): Plan & { idless: boolean } {
   const args: Record<string, unknown> = {};
   let idless = false;
   for (const name of Object.keys(at.urlParams)) {
@@ -164,10 +169,8 @@ function onPath(at: NonNullable<ReturnType<typeof located>>): Plan & { idless: b
  * the request's own parameters (its JSON body, query and path: a form body is not read for OPTIONS).
  */
 export async function optionsAllow(route: CompiledRoute, call: RestCall): Promise<string> {
-  const urlParams: Record<string, string> = { ...route.regex.exec(call.route)?.groups };
-  const params = mergeParams(call.body, 'OPTIONS', call.query, urlParams);
-  const ctx: RestContext = { ...call.ctx, method: 'OPTIONS', route: call.route, query: call.query, params, files: call.body.files };
-  return allowedMethods(route, ctx, await refusedOnRecord(onPath({ route, endpoint: route.endpoints[0]!, urlParams, params, ctx })));
+  const at = locatedAt(route, route.endpoints[0]!, { ...route.regex.exec(call.route)?.groups }, call, 'OPTIONS');
+  return allowedMethods(route, at.ctx, await refusedOnRecord(onPath(at)));
 }
 
 /** The methods this user may call on the route, less those its record checks refuse. */

@@ -12,7 +12,7 @@ import type { ImportResource, ProgressEvent } from './resource.ts';
 export const FAMILIES = {
   // First: records of the other families name their authors.
   users: userResources,
-  // Last: the revisions of past events are asked for by the events imported.
+  // The legacy posts after the calendar records: the revisions of past events are asked for by the events imported.
   calendar: (client: LegacyClient) => [...calendarResources(client), ...legacyPostResources(client)],
   redirection: redirectionResources,
   history: historyResources,
