@@ -22,6 +22,20 @@ describe('ResponseCache', () => {
     expect(cache.get('k')).toBeUndefined();
   });
 
+  it('drops an entry once served when this replica answers a write, and when the feed reconnects', () => {
+    const feed = live();
+    const cache = new ResponseCache(feed, { maxBytes: 1e6, ttlMs: 60_000 });
+    cache.put('k', cache.versionNow(['calendar'])!, ['calendar'], answer('x'));
+    expect(cache.get('k')?.body.toString()).toBe('x');
+    expect(cache.get('k')?.body.toString()).toBe('x');
+    feed.anythingChanged();
+    expect(cache.get('k')).toBeUndefined();
+    cache.put('k', cache.versionNow(['calendar'])!, ['calendar'], answer('y'));
+    expect(cache.get('k')?.body.toString()).toBe('y');
+    feed.connected(false);
+    expect(cache.get('k')).toBeUndefined();
+  });
+
   it('treats an answer computed across a write as stale (its version is taken before)', () => {
     const feed = live();
     const cache = new ResponseCache(feed, { maxBytes: 1e6, ttlMs: 60_000 });

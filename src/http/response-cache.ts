@@ -22,6 +22,8 @@ interface Entry extends CachedAnswer {
   version: string;
   /** The change-feed topics the answer read: a write to one of them makes it stale. */
   topics: readonly string[];
+  /** The feed's generation when the entry was last found to hold. */
+  heldAt: number;
 }
 
 export interface ResponseCacheOptions {
@@ -37,6 +39,7 @@ export function etagOf(body: Buffer): string {
 /** Whether `If-None-Match` names this ETag (a list, `*`, weak or strong: RFC 9110 weak comparison). */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true; // a client revalidating what it was sent, the usual case
   const strip = (t: string) => t.trim().replace(/^W\//, '');
   return ifNoneMatch.split(',').some((t) => t.trim() === '*' || strip(t) === etag);
 }
@@ -70,14 +73,19 @@ export class ResponseCache {
   /** The entry, while nothing it read has changed. */
   get(key: string): CachedAnswer | undefined {
     const e = this.entries.get(key);
-    if (e && this.feed.holds(e.version, e.topics)) return e;
-    if (e) this.entries.delete(key);
+    if (!e) return undefined;
+    const now = this.feed.generation;
+    if ((e.heldAt === now && this.feed.live) || this.feed.holds(e.version, e.topics)) {
+      e.heldAt = now;
+      return e;
+    }
+    this.entries.delete(key);
     return undefined;
   }
 
   /** Keeps an answer that read `topics`, computed from `version` (`versionNow` of the same topics). */
   put(key: string, version: string, topics: readonly string[], answer: Omit<CachedAnswer, 'etag'>): CachedAnswer {
-    const entry: Entry = { ...answer, etag: etagOf(answer.body), version, topics };
+    const entry: Entry = { ...answer, etag: etagOf(answer.body), version, topics, heldAt: -1 };
     this.entries.set(key, entry);
     return entry;
   }

@@ -10,17 +10,20 @@ export const CHANGES_CHANNEL = 'lintel_changes';
 export class ChangeFeed {
   private readonly versions = new Map<string, number>();
   private epoch = 0;
+  private moves = 0;
   private readonly watchers: { topic: string; fn: () => void }[] = [];
   live = false;
 
   changed(topic: string): void {
     this.versions.set(topic, (this.versions.get(topic) ?? 0) + 1);
+    this.moves++;
     for (const w of this.watchers) if (w.topic === topic) w.fn();
   }
 
   connected(live: boolean): void {
     if (live) this.anythingChanged();
     this.live = live;
+    this.moves++;
     // Announcements may have been missed while the feed was down: whoever watches reads again.
     if (live) for (const w of this.watchers) w.fn();
   }
@@ -38,6 +41,15 @@ export class ChangeFeed {
    */
   anythingChanged(): void {
     this.epoch++;
+    this.moves++;
+  }
+
+  /**
+   * Moves on with every announcement, reconnection and local write: while it has not, whatever
+   * held still holds (a cache checks an entry once per move, not on every read).
+   */
+  get generation(): number {
+    return this.moves;
   }
 
   /** The state of these topics: equal strings mean nothing in them changed in between. */
