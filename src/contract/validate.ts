@@ -49,8 +49,8 @@ export async function validateArgs(
 
   const out: Record<string, unknown> = {};
   const failures = new Map<string, ParamError[]>();
-  // A path ID beyond 2^53 is not read as a number at all; a NUL byte is checked after the schema,
-  // which the legacy site applies to it (an enum error names the enum), but never looked up.
+  // A path ID beyond 2^53 is not read as a number at all. A value holding a NUL byte is checked and
+  // looked up as any other (it names no record, as on the legacy site); the lookups never send it to the store.
   const unsafeIds = new Set(unsafePathIds(path));
   // The arguments with validate callbacks of their own first, in declaration order (has_valid_params); the schema
   // checks of the others only when those pass, in the order the request sent them, unsent ones last (sanitize_params).
@@ -76,7 +76,7 @@ export async function validateArgs(
       const typeOnly = !r.success && r.error.issues.every((i) => i.code === 'invalid_type');
       const looked = r.success ? r.data : raw;
       const deferred = n === 1 && typeLater.includes(a);
-      if ((r.success || typeOnly) && looked !== undefined && !sentNull && !deferred && lookup && ctx && !containsNul(raw) && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
+      if ((r.success || typeOnly) && looked !== undefined && !sentNull && !deferred && lookup && ctx && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
       else if (n === 0 && typeOnly && checksTypeAfterCallbacks(a.schema)) typeLater.push(a);
       else if (r.success) {
         if (r.data !== undefined) out[a.name] = r.data;

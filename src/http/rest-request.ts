@@ -47,12 +47,11 @@ function namedRoute(query: Params): string | undefined | { notString: true } | {
  * The route the rewrite rule makes of the path after the prefix, as the legacy site reads it. Its PHP
  * server hands WordPress a path without a dot decoded (PATH_INFO), which WordPress cuts at its first
  * `?` (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot reaches it as
- * sent. The rule's query then goes through parse_str: an `&` ends the route and a `+` is a space.
+ * sent. The rewrite rule's query gets the path urlencoded (WP_MatchesMapRegex) before parse_str reads
+ * it back, so the route is the path as WordPress was handed it: `&`, `+` and `%xx` stay as they are.
  */
 function pathRoute(pathname: string, tail: string): string {
-  const text = safeDecode(pathname).includes('.') ? tail : safeDecode(tail).split('?')[0]!.replaceAll('%', '%25');
-  const route = lastOf(parseQueryString(`rest_route=${text}`).rest_route);
-  return `/${typeof route === 'string' ? route : ''}`;
+  return `/${safeDecode(pathname).includes('.') ? tail : safeDecode(tail).split('?')[0]!}`;
 }
 
 /** Where `rest_route` applies: under the REST prefix (the route its path names) or on the site root (`/`, `index.php`), with or without a locale. */

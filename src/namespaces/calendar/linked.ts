@@ -10,6 +10,7 @@ import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } 
 import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
+import { recordByPath } from './lookups.ts';
 
 export const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'image'] as const;
 export const ORGANIZER_FIELDS = ['phone', 'website', 'email', 'image'] as const;
@@ -55,7 +56,7 @@ export async function loadLinked(ctx: RestContext, kind: LinkedKind, id: number)
 }
 
 export async function linkedBySlug(ctx: RestContext, kind: LinkedKind, slug: string): Promise<Row> {
-  const r = await ctx.store.calendar.linkedBySlug(kind, slug);
+  const r = await recordByPath(ctx, kind, slug);
   if (!r) throw invalidParam('slug');
   return r;
 }
