@@ -1,6 +1,6 @@
 /** Venues and organizers: one implementation, two kinds. */
 import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
-import { parseWall } from '../../lib/dates.ts';
+import { parseUtc, parseWall } from '../../lib/dates.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
@@ -110,8 +110,8 @@ function stateProvince(f: Record<string, unknown>): string {
 async function postDate(ctx: RestContext, a: Record<string, unknown>, creating: boolean): Promise<Date | undefined> {
   const now = ctx.clock.now();
   if (typeof a.date_utc === 'string') {
-    const wall = parseWall(a.date_utc, now);
-    if (wall) return wall;
+    const date = parseUtc(a.date_utc, now);
+    if (date) return date;
   }
   if (!creating || typeof a.date !== 'string') return undefined;
   const zone = (await siteOf(ctx)).zone;
