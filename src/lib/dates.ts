@@ -53,6 +53,21 @@ export function parseUtc(input: string, nowUtc: Date): Date | null {
   return inRange(new Date(read.wall.getTime() - offset * 1000));
 }
 
+/**
+ * A number as Tribe's localize_date reads it (UTC): a whole one (is_timestamp) is a UNIX timestamp when
+ * PHP's `@` form takes it as written (`5`, `-5`, `5.0`, not `+5`, ` 5` or `1e3`); `h.mm` is that time
+ * today; any other number is no date (null).
+ */
+export function numericDate(value: string, nowUtc: Date): Date | null {
+  const n = Number(value.trim());
+  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return /^-?\d+(\.\d+)?[ \t\n\r\v\f]*$/.test(value) ? inRange(new Date(n * 1000)) : null;
+  const time = /^(\d{1,2})\.(\d{1,2})$/.exec(value);
+  if (!time || Number(time[1]) > 23 || Number(time[2]) > 59) return null;
+  const d = new Date(nowUtc);
+  d.setUTCHours(Number(time[1]), Number(time[2]), 0, 0);
+  return d;
+}
+
 /** Only the years a DATETIME holds (a huge timestamp or `+99999999 years` is no date). */
 function inRange(d: Date | undefined): Date | null {
   return d && !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999 ? d : null;

@@ -128,7 +128,7 @@ const positive = (description: string, fallback: number | string) =>
 
 export const page = (what = 'archive') => positive(`The ${what} page to return`, 1);
 export const perPage = (what: string) => positive(`The number of ${what} to return on each page`, '10');
-export const time = (description: string) => tec(description, {}, isTime, (v) => String(v));
+export const time = (description: string) => tec(description, {}, V.isTime, (v) => String(v));
 /**
  * Tribe__Utils__Array::list_to_array: a list as sent, or a string URL-decoded and split at commas
  * (with the white space around them); empty items dropped, numeric ones made numbers. An item that
