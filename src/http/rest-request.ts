@@ -205,8 +205,11 @@ export function effectiveMethod(method: string, query: Params, override: string 
 /** The methods whose form body WordPress reads as parameters. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The parameter sources in WordPress's order (get_parameter_order): JSON body, form body (write methods), then these. */
-function paramSources(body: RestBody, method: string, ...rest: Params[]): Params[] {
+/**
+ * The parameter sources in WordPress's order (get_parameter_order): JSON body, form body (write
+ * methods), then these; a JSON `null` stays in its source (absent to get_param, checked by sanitize_params).
+ */
+export function paramSources(body: RestBody, method: string, ...rest: Params[]): Params[] {
   const sources: Params[] = [];
   const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : null;
   if (json) sources.push(json);
@@ -226,14 +229,6 @@ export function mergeParams(body: RestBody, method: string, query: Params, urlPa
 export function requestedFields(body: RestBody, method: string, query: Params): unknown {
   for (const b of paramSources(body, method, query)) if (Object.hasOwn(b, '_fields') && b._fields !== null && b._fields !== undefined) return b._fields;
   return undefined;
-}
-
-/**
- * The keys the body sends as `null` (a JSON body, or a batch item's body): absent to mergeParams
- * (get_param), still checked by sanitize_params.
- */
-export function nullParams(body: RestBody, method: string): Set<string> {
-  return new Set(paramSources(body, method).flatMap((b) => Object.keys(b).filter((k) => b[k] === null)));
 }
 
 export function isPlainObject(v: unknown): v is Params {

@@ -238,3 +238,25 @@ describe('the declared types of the callbacks', () => {
     expect((await get('/events?ticketed=abc')).json().data.params).toEqual({ ticketed: 'ticketed is not of type boolean.' });
   });
 });
+
+describe('the schema checks (sanitize_params)', () => {
+  const create = async (body: object, query: string) => {
+    const res = await app.server.inject({
+      method: 'POST', url: `${NS}/events?title=T&start_date=2027-01-01&end_date=2027-01-01&${query}`,
+      headers: { authorization: await app.auth('administrator'), 'content-type': 'application/json' }, payload: JSON.stringify(body),
+    });
+    return res.json();
+  };
+
+  it('name a JSON null where the body has it, then the query in its own order', async () => {
+    const body = await create({ sticky: 'abc', show_map: null, featured: 'x' }, 'all_day=zz');
+    expect(body.message).toBe('Invalid parameter(s): sticky, show_map, featured, all_day');
+  });
+
+  it('check every source a parameter is sent in, not only the one the handler reads', async () => {
+    // all_day is valid in the body, which the handler would read, but not in the query.
+    const body = await create({ sticky: 'abc', all_day: true, show_map: null }, 'all_day=zz&featured=q');
+    expect(body.message).toBe('Invalid parameter(s): sticky, show_map, all_day, featured');
+    expect(body.data.params.all_day).toBe('all_day is not of type boolean.');
+  });
+});

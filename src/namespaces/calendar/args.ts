@@ -1,7 +1,7 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
 import { z } from 'zod';
 import { arg, hasValidateCallback, withLookup, withTypeAfterCallbacks, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
-import { compileArgs, validateArgs, type CompiledArg } from '../../contract/validate.ts';
+import { compileArgs, validCallbacks, type CompiledArg } from '../../contract/validate.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
 import { lastOf } from '../../lib/php-params.ts';
@@ -275,7 +275,7 @@ function linkedOrEntry(kind: LinkedKind, description: string) {
         if (!(await isKind(ctx, id))) return false;
         continue;
       }
-      const accepted = await validateArgs(linkedCreateArgs(kind), entry as Record<string, unknown>, undefined, ctx).then(() => true, () => false);
+      const accepted = await validCallbacks(linkedCreateArgs(kind), entry as Record<string, unknown>, ctx).then(() => true, () => false);
       if (!accepted) return false;
     }
     return true;
