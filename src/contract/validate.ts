@@ -70,7 +70,7 @@ export async function validateArgs(
   if (failures.size) throw invalidParams(failures);
   // What the handler sees: each argument's value as get_param gives it, sanitized, or its default.
   for (const a of declared.values()) {
-    if (a.name in out || hasValidateCallback(a.schema)) continue;
+    if (Object.hasOwn(out, a.name) || hasValidateCallback(a.schema)) continue;
     const r = a.schema.safeParse(params[a.name] ?? undefined);
     if (r.success && r.data !== undefined) out[a.name] = r.data;
   }
