@@ -92,7 +92,10 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
     return send({ status: 200, body, headers: allow ? { Allow: allow } : {}, route: null }, user);
   }
 
-  const body = await readBody(header(req, 'content-type'), req.body);
+  const read = await readBody(header(req, 'content-type'), req.body);
+  // PHP fills $_POST (form fields, files) only for a real POST, and WordPress parses a form body itself
+  // only for another method: a request made a POST by `_method` or the override header has no form.
+  const body = req.method !== 'POST' && method === 'POST' ? { ...read, form: null, files: new Map() } : read;
   fields = requestedFields(body, method, query);
   const run = async (store: Store) =>
     send(
