@@ -130,7 +130,10 @@ export function withTypeAfterCallbacks<S extends z.ZodType>(schema: S): S {
 
 export const checksTypeAfterCallbacks = (schema: z.ZodType): boolean => typeLater.has(schema);
 
-/** A validate callback's record lookup: whether the accepted value names a record (`is_venue_id`). */
+/**
+ * A validate callback's record lookup: whether the accepted value names a record (`is_venue_id`).
+ * It is given any value the callback takes, a NUL byte included: it must not send one to the store.
+ */
 export type Lookup = (ctx: RestContext, value: unknown) => Promise<boolean>;
 const lookups = new WeakMap<z.ZodType, Lookup>();
 

@@ -73,7 +73,7 @@ describe('a JSON null', () => {
     filter: withValidateCallback(arg.custom({ validate: (v) => v === 'ok', sanitize: String })),
     extra: arg.untyped(),
   };
-  const nulls = (...names: string[]) => validateArgs(compileArgs(args), {}, undefined, undefined, new Set(names));
+  const nulls = (...names: string[]) => validateArgs(compileArgs(args), {}, undefined, undefined, [Object.fromEntries(names.map((n) => [n, null]))]);
 
   // sanitize_params passes every sent value of a typed argument to rest_parse_request_arg, null included.
   it('is checked against the declared type, default or not', async () => {

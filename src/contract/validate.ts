@@ -32,8 +32,12 @@ export interface PathParams {
 
 /**
  * Validates and coerces the declared arguments (the handler sees only those); throws the legacy 400
- * error. Record lookups (withLookup) need the request's context; without one they are not run.
- * `nulls`: the parameters a body sent as JSON `null` (nullParams). Input the store cannot hold
+ * error. WordPress checks in two passes, each refusing the request with every failure it met:
+ * has_valid_params runs the validate callbacks, in the order the arguments are declared, on the value
+ * the request gives each (its first source holding one, not null); then sanitize_params checks every
+ * value each source holds (`sources`, in get_parameter_order: JSON body, form body, query, path, a
+ * JSON `null` included) against its argument's schema, in the order met. Record lookups (withLookup)
+ * need the request's context; without one they are not run. Input the store cannot hold
  * (`unstorable`) is the caller's to refuse, after the permission check.
  */
 export async function validateArgs(
@@ -41,58 +45,75 @@ export async function validateArgs(
   params: Record<string, unknown>,
   path: PathParams = { values: {}, integers: [] },
   ctx?: RestContext,
-  nulls: ReadonlySet<string> = new Set(),
+  sources: readonly Record<string, unknown>[] = [params],
   beyondStore?: Map<string, ParamError[]>,
 ): Promise<Record<string, unknown>> {
-  const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
-  if (missing.length) throw errors.core.missingParams(missing);
-
-  const out: Record<string, unknown> = {};
-  const failures = new Map<string, ParamError[]>();
-  // A path ID beyond 2^53 is not read as a number at all; a NUL byte is checked after the schema,
-  // which the legacy site applies to it (an enum error names the enum), but never looked up.
+  // A path ID beyond 2^53 is not read as a number at all. A value holding a NUL byte is checked and
+  // looked up as any other (it names no record, as on the legacy site); the lookups never send it to the store.
   const unsafeIds = new Set(unsafePathIds(path));
-  // The arguments with validate callbacks of their own first, in declaration order (has_valid_params); the schema
-  // checks of the others only when those pass, in the order the request sent them, unsent ones last (sanitize_params).
-  // (The nulls, left out of the merged parameters, after the others in the order sent.)
-  const sent = new Map([...Object.keys(params), ...nulls].map((name, i) => [name, i]));
-  const position = (a: CompiledArg) => sent.get(a.name) ?? sent.size;
-  // A JSON `null` is not sent for required checks and validate callbacks (isset), but the schema
-  // check of a typed argument (rest_parse_request_arg) still refuses it for its type, with the others.
-  const typedNull = (a: CompiledArg) => nulls.has(a.name) && a.json.type !== undefined;
-  const ownCallback = (a: CompiledArg) => hasValidateCallback(a.schema) && !typedNull(a);
-  const inOrder = (list: CompiledArg[]) => list.sort((a, b) => position(a) - position(b));
-  // Callbacks that passed on a value of another type than declared: its schema check refuses it later.
-  const typeLater: CompiledArg[] = [];
-  for (const [n, phase] of [args.filter(ownCallback), args.filter((a) => !ownCallback(a))].entries()) {
-    for (const a of n === 0 ? phase : inOrder([...phase, ...typeLater])) {
-      if (unsafeIds.has(a.name)) continue;
-      const sentNull = typedNull(a);
-      const raw = sentNull ? null : params[a.name] === null ? undefined : params[a.name];
-      // reportInput: a missing nested property is told apart from a wrong value by its input.
-      const r = a.schema.safeParse(raw, { reportInput: true });
-      const lookup = lookupOf(a.schema);
-      // The lookup is the validate callback's, which runs before the declared type is checked: a value of another type is looked up as sent.
-      const typeOnly = !r.success && r.error.issues.every((i) => i.code === 'invalid_type');
-      const looked = r.success ? r.data : raw;
-      const deferred = n === 1 && typeLater.includes(a);
-      if ((r.success || typeOnly) && looked !== undefined && !sentNull && !deferred && lookup && ctx && !containsNul(raw) && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
-      else if (n === 0 && typeOnly && checksTypeAfterCallbacks(a.schema)) typeLater.push(a);
-      else if (r.success) {
-        if (r.data !== undefined) out[a.name] = r.data;
-      } else {
-        // rest_validate_value_from_schema stops at the first item or property that fails: only its issues count.
-        const at = JSON.stringify(r.error.issues[0]?.path);
-        const found = r.error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i));
-        // An integer past no declared bound, only past what the store holds: the legacy site takes it,
-        // so its refusal (core-integer-range) waits for the permission check, when the caller collects it.
-        if (beyondStore && r.error.issues[0] && pastStoreOnly(a, r.error.issues[0])) beyondStore.set(a.name, found);
-        else failures.set(a.name, found);
-      }
+  const out = await validCallbacks(args.filter((a) => !unsafeIds.has(a.name)), params, ctx, beyondStore);
+  const failures = new Map<string, ParamError[]>();
+  const declared = new Map(args.filter((a) => !unsafeIds.has(a.name)).map((a) => [a.name, a]));
+  for (const source of sources) {
+    for (const [name, value] of Object.entries(source)) {
+      const a = declared.get(name);
+      if (!a || value === undefined) continue;
+      // An untyped argument has no schema to check; one with its own callback and sanitizer had its check.
+      if (value === null ? a.json.type === undefined : hasValidateCallback(a.schema) && !checksTypeAfterCallbacks(a.schema)) continue;
+      const r = a.schema.safeParse(value, { reportInput: true });
+      if (r.success) continue;
+      // A callback's own refusal of a value it was not given (another source's) is not this pass's.
+      if (value !== null && hasValidateCallback(a.schema) && !r.error.issues.every((i) => i.code === 'invalid_type')) continue;
+      refuse(a, r.error, failures, beyondStore);
     }
-    if (failures.size) throw invalidParams(failures);
+  }
+  if (failures.size) throw invalidParams(failures);
+  // What the handler sees: each argument's value as get_param gives it, sanitized, or its default.
+  for (const a of declared.values()) {
+    if (Object.hasOwn(out, a.name) || hasValidateCallback(a.schema)) continue;
+    const r = a.schema.safeParse(params[a.name] ?? undefined);
+    if (r.success && r.data !== undefined) out[a.name] = r.data;
   }
   return out;
+}
+
+/**
+ * has_valid_params: the required arguments are sent (`rest_missing_callback_param`), then the
+ * arguments with validate callbacks of their own pass them, a null being unsent (isset). A callback
+ * that passed a value of another type than declared leaves it to the schema check (sanitize_params).
+ * Returns the values the callbacks accepted, sanitized.
+ */
+export async function validCallbacks(args: CompiledArg[], params: Record<string, unknown>, ctx?: RestContext, beyondStore?: Map<string, ParamError[]>): Promise<Record<string, unknown>> {
+  const missing = args.filter((a) => a.required && (params[a.name] === undefined || params[a.name] === null)).map((a) => a.name);
+  if (missing.length) throw errors.core.missingParams(missing);
+  const out: Record<string, unknown> = {};
+  const failures = new Map<string, ParamError[]>();
+  for (const a of args.filter((x) => hasValidateCallback(x.schema))) {
+    const raw = params[a.name] ?? undefined;
+    // reportInput: a missing nested property is told apart from a wrong value by its input.
+    const r = a.schema.safeParse(raw, { reportInput: true });
+    const lookup = lookupOf(a.schema);
+    // The lookup is the validate callback's, which runs before the declared type is checked: a value of another type is looked up as sent.
+    const typeOnly = !r.success && r.error.issues.every((i) => i.code === 'invalid_type');
+    const looked = r.success ? r.data : raw;
+    if ((r.success || typeOnly) && looked !== undefined && lookup && ctx && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
+    else if (r.success) {
+      if (r.data !== undefined) out[a.name] = r.data;
+    } else if (!(typeOnly && checksTypeAfterCallbacks(a.schema))) refuse(a, r.error, failures, beyondStore);
+  }
+  if (failures.size) throw invalidParams(failures);
+  return out;
+}
+
+/** Records an argument's refusal: rest_validate_value_from_schema stops at the first item or property that fails, so only its issues count. */
+function refuse(a: CompiledArg, error: z.ZodError, failures: Map<string, ParamError[]>, beyondStore?: Map<string, ParamError[]>): void {
+  const first = error.issues[0];
+  const at = JSON.stringify(first?.path);
+  const found = error.issues.filter((i) => JSON.stringify(i.path) === at).map((i) => toParamError(a, i));
+  // An integer past no declared bound, only past what the store holds: the legacy site takes it,
+  // so its refusal (core-integer-range) waits for the permission check, when the caller collects it.
+  if (beyondStore && first && pastStoreOnly(a, first)) beyondStore.set(a.name, found);
+  else failures.set(a.name, found);
 }
 
 function pastStoreOnly(a: CompiledArg, issue: Issue): boolean {

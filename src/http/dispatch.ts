@@ -12,7 +12,7 @@ import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/ro
 import { unstorable, validateArgs } from '../contract/validate.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import type { RestContext } from '../contract/context.ts';
-import { mergeParams, nullParams, type RestBody } from './rest-request.ts';
+import { mergeParams, paramSources, type RestBody } from './rest-request.ts';
 
 export interface RestCall {
   method: string;
@@ -68,7 +68,8 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   // when the legacy route lists no argument for them.
   const path = { values: at.urlParams, integers: at.route.integerParams };
   const beyondStore = new Map<string, ParamError[]>();
-  const validated = await validateArgs(at.endpoint.args, at.params, path, at.ctx, nullParams(call.body, at.ctx.method), beyondStore);
+  const sources = paramSources(call.body, at.ctx.method, call.query, at.urlParams);
+  const validated = await validateArgs(at.endpoint.args, at.params, path, at.ctx, sources, beyondStore);
   const args = { ...at.urlParams, ...validated };
   return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(readInput(at.endpoint.endpoint, validated, at.params), path, beyondStore) };
 }

@@ -83,7 +83,10 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
     return send({ headers, route: null, ...errorOutcome(err) }, null);
   }
 
-  const body = await readBody(header(req, 'content-type'), req.body);
+  const read = await readBody(header(req, 'content-type'), req.body);
+  // PHP fills $_POST (form fields, files) only for a real POST, and WordPress parses a form body itself
+  // only for another method: a request made a POST by `_method` or the override header has no form.
+  const body = req.method !== 'POST' && method === 'POST' ? { ...read, form: null, files: new Map() } : read;
   const ctx = { user, store: services.store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false };
   if (method === 'OPTIONS') {
     // Answered from the declaration alone: no argument checks (rest_pre_dispatch); the Allow header runs the permissions.

@@ -47,14 +47,13 @@ function namedRoute(query: Params): string | undefined | { notString: true } | {
  * The route the rewrite rule makes of the path after the prefix, as the legacy site reads it. Its PHP
  * server hands WordPress a path without a dot decoded (PATH_INFO), which WordPress cuts at its first
  * `?` (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot reaches it as
- * sent. The rule's query then goes through parse_str: an `&` ends the route and a `+` is a space.
+ * sent. The rewrite rule's query gets the path urlencoded (WP_MatchesMapRegex) before parse_str reads
+ * it back, so the route is the path as WordPress was handed it: `&`, `+` and `%xx` stay as they are.
  */
 function pathRoute(prefix: string, tail: string): string {
   const decoded = safeDecode(tail);
   // What stands before the tail is the locale and the prefix as configured, plain segments: only the prefix may hold a dot.
-  const text = prefix.includes('.') || decoded.includes('.') ? tail : decoded.split('?')[0]!.replaceAll('%', '%25');
-  const route = lastOf(parseQueryString(`rest_route=${text}`).rest_route);
-  return `/${typeof route === 'string' ? route : ''}`;
+  return `/${prefix.includes('.') || decoded.includes('.') ? tail : decoded.split('?')[0]!}`;
 }
 
 /** Where `rest_route` applies: under the REST prefix (the route its path names) or on the site root (`/`, `index.php`), with or without a locale. */
@@ -208,8 +207,11 @@ export function effectiveMethod(method: string, query: Params, override: string 
 /** The methods whose form body WordPress reads as parameters. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The parameter sources in WordPress's order (get_parameter_order): JSON body, form body (write methods), then these. */
-function paramSources(body: RestBody, method: string, ...rest: Params[]): Params[] {
+/**
+ * The parameter sources in WordPress's order (get_parameter_order): JSON body, form body (write
+ * methods), then these; a JSON `null` stays in its source (absent to get_param, checked by sanitize_params).
+ */
+export function paramSources(body: RestBody, method: string, ...rest: Params[]): Params[] {
   const sources: Params[] = [];
   const json = body.json?.ok && isPlainObject(body.json.value) ? body.json.value : null;
   if (json) sources.push(json);
@@ -229,14 +231,6 @@ export function mergeParams(body: RestBody, method: string, query: Params, urlPa
 export function requestedFields(body: RestBody, method: string, query: Params): unknown {
   for (const b of paramSources(body, method, query)) if (Object.hasOwn(b, '_fields') && b._fields !== null && b._fields !== undefined) return b._fields;
   return undefined;
-}
-
-/**
- * The keys the body sends as `null` (a JSON body, or a batch item's body): absent to mergeParams
- * (get_param), still checked by sanitize_params.
- */
-export function nullParams(body: RestBody, method: string): Set<string> {
-  return new Set(paramSources(body, method).flatMap((b) => Object.keys(b).filter((k) => b[k] === null)));
 }
 
 export function isPlainObject(v: unknown): v is Params {

@@ -42,4 +42,11 @@ describe('_fields', () => {
     expect(filterFields([item], parseQueryString('_fields[][]=id')._fields)).toEqual([item]);
     expect(filterFields(item, parseQueryString('_fields=id&_fields=title,link')._fields)).toEqual({ title: 'A', link: 'l' });
   });
+
+  it('names a field by a number or boolean a JSON body lists (wp_parse_list keeps scalars), and finds none under it', () => {
+    const item = { id: 1, title: 'A' };
+    expect(filterFields(item, [5e-324])).toEqual([]);
+    expect(filterFields(item, [false, 'id'])).toEqual({ id: 1 });
+    expect(filterFields(item, [null])).toEqual(item);
+  });
 });

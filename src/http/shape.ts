@@ -63,14 +63,16 @@ export function serialize(body: unknown): string | Buffer {
 
 /**
  * `_fields=a,b.c`: keeps only those (nested) keys of an object, or of each item of a list. Only the
- * list's strings name fields (wp_parse_list keeps scalars), so any parameter shape is filtered, never
- * a failure: shaping runs after a write is committed.
+ * list's scalars name fields (wp_parse_list), so any parameter shape is filtered, never a failure:
+ * shaping runs after a write is committed.
  */
 export function filterFields(answer: unknown, fields: unknown): unknown {
   // A repeated plain key is its last value, as in PHP; then wp_parse_list: a string is split, an array of any keys gives its scalar values.
   const value = lastOf(fields);
   const list = typeof value === 'string' ? toList(value) : value !== null && typeof value === 'object' ? Object.values(value) : [];
-  const paths = (Array.isArray(list) ? list : []).filter((f): f is string => typeof f === 'string').map((f) => f.trim().split('.'));
+  // A number or boolean a JSON body lists is a field too, named as PHP prints it (true `1`, false ``), and seldom any key's.
+  const named = (Array.isArray(list) ? list : []).flatMap((f) => (typeof f === 'string' || typeof f === 'number' ? [String(f)] : typeof f === 'boolean' ? [f ? '1' : ''] : []));
+  const paths = named.map((f) => f.trim().split('.'));
   if (paths.length === 0) return answer;
   const body = parsed(answer);
   const pick = (obj: unknown): unknown => {

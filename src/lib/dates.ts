@@ -13,13 +13,23 @@ const UNITS: Record<string, (d: Date, n: number) => void> = {
   year: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
 };
 
-/** The zone abbreviations PHP's strtotime reads (DateTimeZone::listAbbreviations: the military letters but `j` among them). */
-const ZONE_ABBREVIATIONS =
-  'acdt acst addt adt aedt aest ahdt ahst akdt akst amt apt ast awdt awst awt bdst bdt bmt bst cast cat cddt cdt cemt cest cet cmt cpt cst cwt chst dmt eat eddt edt eest eet emt ept est ewt ffmt fmt gdt gmt gst hdt hkst hkt hmt hpt hst hwt iddt idt imt ist jdt jmt jst kdt kmt kst lst mddt mdst mdt mest met mmt mpt msd msk mst mwt nddt ndt npt nst nwt nzdt nzmt nzst pddt pdt pkst pkt plmt pmt ppmt ppt pst pwt qmt rmt sast sdmt sjmt smt sst tbmt tmt uct utc wast wat wemt west wet wib wita wit wmt yddt ydt ypt yst ywt a b c d e f g h i k l m n o p q r s t u v w x y z';
+/**
+ * The zone abbreviations PHP's strtotime reads (DateTimeZone::listAbbreviations: the military letters
+ * but `j` among them), with the UTC offset in seconds PHP gives each (`s` is -06:00, `est` -05:00).
+ */
+const ZONE_OFFSETS: Record<string, number> = { acdt: 37800, acst: 34200, addt: -7200, adt: -10800, aedt: 39600, aest: 36000, ahdt: -32400, ahst: -36000, akdt: -28800, akst: -32400, amt: -13840, apt: -10800, ast: -14400, awdt: 32400, awst: 28800, awt: -10800, bdst: 7200, bdt: -36000, bmt: -14309, bst: 3600, cast: 34200, cat: 7200, cddt: -14400, cdt: -18000, cemt: 10800, cest: 7200, cet: 3600, cmt: -15408, cpt: -18000, cst: -21600, cwt: -18000, chst: 36000, dmt: -1521, eat: 10800, eddt: -10800, edt: -14400, eest: 10800, eet: 7200, emt: -26248, ept: -14400, est: -18000, ewt: -14400, ffmt: -14660, fmt: -4056, gdt: 39600, gmt: 0, gst: 36000, hdt: -34200, hkst: 32400, hkt: 28800, hmt: -19776, hpt: -34200, hst: -36000, hwt: -34200, iddt: 14400, idt: 10800, imt: 25025, ist: 7200, jdt: 36000, jmt: 8440, jst: 32400, kdt: 36000, kmt: 5736, kst: 30600, lst: 9394, mddt: -18000, mdst: 16279, mdt: -21600, mest: 7200, met: 3600, mmt: 9017, mpt: -21600, msd: 14400, msk: 10800, mst: -25200, mwt: -21600, nddt: -5400, ndt: -9052, npt: -9000, nst: -12600, nwt: -9000, nzdt: 46800, nzmt: 41400, nzst: 43200, pddt: -21600, pdt: -25200, pkst: 21600, pkt: 18000, plmt: 25590, pmt: -13236, ppmt: -17340, ppt: -25200, pst: -28800, pwt: -25200, qmt: -18840, rmt: 5794, sast: 7200, sdmt: -16800, sjmt: -20173, smt: -13884, sst: -39600, tbmt: 10751, tmt: 12344, uct: 0, utc: 0, wast: 7200, wat: 3600, wemt: 7200, west: 3600, wet: 0, wib: 25200, wita: 28800, wit: 32400, wmt: 5040, yddt: -25200, ydt: -28800, ypt: -28800, yst: -32400, ywt: -28800, a: 3600, b: 7200, c: 10800, d: 14400, e: 18000, f: 21600, g: 25200, h: 28800, i: 32400, k: 36000, l: 39600, m: 43200, n: -3600, o: -7200, p: -10800, q: -14400, r: -18000, s: -21600, t: -25200, u: -28800, v: -32400, w: -36000, x: -39600, y: -43200, z: 0 };
 /** A zone strtotime reads after a date or alone: an abbreviation, a UTC offset (`+2`, `-05:00`), or one after `utc`/`gmt` (`utc+2`). */
-const ZONE = `(?:(?:utc|gmt)?[+-]\\d{1,2}(?::?\\d{2})?|${ZONE_ABBREVIATIONS.replaceAll(' ', '|')})`;
+const ZONE = `((?:utc|gmt)?[+-]\\d{1,2}(?::?\\d{2})?|${Object.keys(ZONE_OFFSETS).join('|')})`;
 const DATE_TIME = new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[t\\s]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?)?\\s*${ZONE}?$`);
 const LONE_ZONE = new RegExp(`^${ZONE}$`);
+
+/** The offset PHP reads a zone at: an abbreviation's own, `±H[H][[:]MM]`, and none after `utc`/`gmt` (PHP drops `utc+2`'s `+2`). */
+function zoneOffset(zone: string | undefined): number {
+  if (zone === undefined || /^(utc|gmt)[+-]/.test(zone)) return 0;
+  const m = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone);
+  if (!m) return ZONE_OFFSETS[zone] ?? 0;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60);
+}
 
 /**
  * strtotime for the forms clients use, read as wall time where `now` is the current wall time:
@@ -28,22 +38,52 @@ const LONE_ZONE = new RegExp(`^${ZONE}$`);
  * and a zone alone (now).
  */
 export function parseWall(input: string, nowWall: Date): Date | null {
-  const d = readWall(input, nowWall);
-  // Only the years a DATETIME holds (a huge timestamp or `+99999999 years` is no date).
+  return inRange(readWall(input, nowWall)?.wall);
+}
+
+/**
+ * A date read as PHP's `new DateTime($input)` reads it with UTC as the default zone (Tribe's
+ * localize_date to UTC): as parseWall, but a zone after the date, or alone, is applied (`s` is
+ * now at -06:00, six hours ahead in UTC). A number alone is a timestamp to it (`+2`), no zone.
+ */
+export function parseUtc(input: string, nowUtc: Date): Date | null {
+  const read = readWall(input, nowUtc);
+  if (!read) return null;
+  const offset = /^[+-]?\d+$/.test(input.trim()) ? 0 : zoneOffset(read.zone);
+  return inRange(new Date(read.wall.getTime() - offset * 1000));
+}
+
+/**
+ * A number as Tribe's localize_date reads it (UTC): a whole one (is_timestamp) is a UNIX timestamp when
+ * PHP's `@` form takes it as written (`5`, `-5`, `5.0`, not `+5`, ` 5` or `1e3`); `h.mm` is that time
+ * today; any other number is no date (null).
+ */
+export function numericDate(value: string, nowUtc: Date): Date | null {
+  const n = Number(value.trim());
+  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return /^-?\d+(\.\d+)?[ \t\n\r\v\f]*$/.test(value) ? inRange(new Date(n * 1000)) : null;
+  const time = /^(\d{1,2})\.(\d{1,2})$/.exec(value);
+  if (!time || Number(time[1]) > 23 || Number(time[2]) > 59) return null;
+  const d = new Date(nowUtc);
+  d.setUTCHours(Number(time[1]), Number(time[2]), 0, 0);
+  return d;
+}
+
+/** Only the years a DATETIME holds (a huge timestamp or `+99999999 years` is no date). */
+function inRange(d: Date | undefined): Date | null {
   return d && !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999 ? d : null;
 }
 
-function readWall(input: string, nowWall: Date): Date | null {
+function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } | null {
   const s = input.trim().toLowerCase();
   // A timestamp is taken as UTC wall time, as the legacy site does.
-  if (/^\d{9,}$/.test(s)) return new Date(Number(s) * 1000);
-  if (LONE_ZONE.test(s)) return new Date(nowWall);
+  if (/^\d{9,}$/.test(s)) return { wall: new Date(Number(s) * 1000) };
+  if (LONE_ZONE.test(s)) return { wall: new Date(nowWall), zone: s };
   const m = DATE_TIME.exec(s);
   if (m) {
-    const [y, mo, d, h = '0', mi = '0', se = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
+    const [y, mo, d, h = '0', mi = '0', se = '0', zone] = m.slice(1).map((x) => x ?? undefined) as string[];
     const date = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se));
     if (date.getUTCMonth() !== +mo - 1 || +h > 23 || +mi > 59 || +se > 59) return null;
-    return date;
+    return { wall: date, zone };
   }
   const words = /^(now|today|midnight|tomorrow|yesterday)?(?:\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)?)?((?:\s*[+-]?\d+\s*(?:sec|second|min|minute|hour|day|week|month|year)s?)*)\s*(ago)?$/.exec(s);
   if (!words || s === '') return null;
@@ -63,7 +103,7 @@ function readWall(input: string, nowWall: Date): Date | null {
     UNITS[unit](d, Number(step[1]) * (ago ? -1 : 1));
   }
   if (!base && hh === undefined && !steps.trim()) return null;
-  return d;
+  return { wall: d };
 }
 
 export const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));

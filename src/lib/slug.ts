@@ -83,11 +83,11 @@ const replaceAll = (s: string, from: string[], to: string) => from.reduce((acc, 
 /** PHP's strip_tags, closely enough for titles: a `<` that opens a tag (not one before white space) drops everything to its `>`, or to the end. */
 const stripTags = (s: string) => s.replace(/<(?!\s)[^>]*(>|$)/g, '');
 
-/** sanitize_title_with_dashes in the `save` context. */
-export function sanitizeTitleWithDashes(title: string): string {
+/** sanitize_title_with_dashes, in the `save` context unless told `query` (which keeps the special hyphens, quotes and spaces). */
+export function sanitizeTitleWithDashes(title: string, context: 'save' | 'query' = 'save'): string {
   let t = stripTags(title).replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---').replaceAll('%', '').replace(/---([a-fA-F0-9][a-fA-F0-9])---/g, '%$1');
   t = utf8UriEncode(t.toLowerCase(), 200).toLowerCase();
-  t = replaceAll(replaceAll(replaceAll(t, HYPHENS, '-'), DROPPED, ''), SPACES, '-').replaceAll('%c3%97', 'x');
+  if (context === 'save') t = replaceAll(replaceAll(replaceAll(t, HYPHENS, '-'), DROPPED, ''), SPACES, '-').replaceAll('%c3%97', 'x');
   return t
     .replace(/&.+?;/g, '')
     .replaceAll('.', '-')

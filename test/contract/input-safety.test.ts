@@ -282,6 +282,13 @@ describe('paths with an encoded question mark', () => {
     const slug = await send({ method: 'GET', url: '/wp-json/calendar/events/v1/organizers/by-slug/a.b%3Fc' });
     expectWpError(slug, 400, 'rest_invalid_param');
   });
+
+  it('keep an `&` and a `+` in the route, and an escape in a path with a dot (the rewrite rule urlencodes what it matched)', async () => {
+    expectWpError(await send({ method: 'GET', url: '/wp-json/redirection/v1%26' }), 404, 'rest_no_route');
+    expectWpError(await send({ method: 'GET', url: '/wp-json/calendar/events/v1/venues/by-slug/%26' }), 400, 'rest_invalid_param');
+    expectWpError(await send({ method: 'GET', url: '/wp-json/oembed%2F1.0' }), 404, 'rest_no_route');
+    expect((await send({ method: 'GET', url: '/wp-json/redirection%2Fv1' })).json().namespace).toBe('redirection/v1');
+  });
 });
 
 describe('paths with malformed percent-encoding', () => {

@@ -1,7 +1,7 @@
 /** The namespace's argument declarations, with the descriptors the legacy index shows. */
 import { z } from 'zod';
 import { arg, hasValidateCallback, withLookup, withTypeAfterCallbacks, withValidateCallback, type Arg, type Lookup } from '../../contract/args.ts';
-import { compileArgs, validateArgs, type CompiledArg } from '../../contract/validate.ts';
+import { compileArgs, validCallbacks, type CompiledArg } from '../../contract/validate.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
 import { lastOf } from '../../lib/php-params.ts';
@@ -10,7 +10,7 @@ import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from '../../lib/dates.ts';
 import { can } from '../../lib/roles.ts';
 import type { RestContext } from '../../contract/context.ts';
-import { termOf } from './lookups.ts';
+import { termOf, urldecode } from './lookups.ts';
 
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);
@@ -128,21 +128,7 @@ const positive = (description: string, fallback: number | string) =>
 
 export const page = (what = 'archive') => positive(`The ${what} page to return`, 1);
 export const perPage = (what: string) => positive(`The number of ${what} to return on each page`, '10');
-export const time = (description: string) => tec(description, {}, isTime, (v) => String(v));
-/** PHP's urldecode: `+` is a space, %XX any byte, a malformed escape kept as written. */
-function urldecode(s: string): string {
-  const raw = Buffer.from(s.replace(/\+/g, ' '));
-  const bytes: number[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const hex = raw[i] === 0x25 ? raw.subarray(i + 1, i + 3).toString('latin1') : '';
-    if (/^[0-9a-f]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(raw[i]!);
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
+export const time = (description: string) => tec(description, {}, V.isTime, (v) => String(v));
 /**
  * Tribe__Utils__Array::list_to_array: a list as sent, or a string URL-decoded and split at commas
  * (with the white space around them); empty items dropped, numeric ones made numbers. An item that
@@ -179,9 +165,9 @@ const termFound = (taxonomy: Taxonomy): Found => async (ctx, x) => (await termOf
 export const termList = (taxonomy: Taxonomy, description: string) => lookedUpList(description, termFound(taxonomy));
 /** is_event_id: the whole part of the value names an event. */
 const isEventId: Lookup = async (ctx, v) => (await kindOf(ctx, v)) === 'event';
-/** The kind of record the whole part of a number names (get_post((int) $id)); none beyond 2^53 (see core-integer-range). */
+/** The kind of record a value names as get_post((int) $id) reads it (`12abc` is 12); none beyond 2^53 (see core-integer-range). */
 export const kindOf = (ctx: RestContext, v: unknown) => {
-  const id = Math.trunc(Number(v));
+  const id = phpInt(v);
   return Number.isSafeInteger(id) && id > 0 ? ctx.store.calendar.kindOf(id) : null;
 };
 /** is_venue_id_list / is_organizer_id_list: numeric items naming a record of the kind (get_post reads the whole part of the number). */
@@ -289,7 +275,7 @@ function linkedOrEntry(kind: LinkedKind, description: string) {
         if (!(await isKind(ctx, id))) return false;
         continue;
       }
-      const accepted = await validateArgs(linkedCreateArgs(kind), entry as Record<string, unknown>, undefined, ctx).then(() => true, () => false);
+      const accepted = await validCallbacks(linkedCreateArgs(kind), entry as Record<string, unknown>, ctx).then(() => true, () => false);
       if (!accepted) return false;
     }
     return true;

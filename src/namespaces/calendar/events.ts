@@ -8,9 +8,9 @@ import { JsonText } from '../../http/shape.ts';
 import type { EventFields, EventQuery, EventRow, StoredEvent, Taxonomy } from '../../store/calendar.ts';
 import type { Store } from '../../store/store.ts';
 import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
-import type { EventListArgs, EventWriteArgs } from './args.ts';
+import { isNumeric, type EventListArgs, type EventWriteArgs } from './args.ts';
 import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canEditAny, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, STATUSES, statusesFor, totals } from './common.ts';
-import { endOfDay, parseWall, startOfDay } from '../../lib/dates.ts';
+import { endOfDay, numericDate, parseWall, startOfDay } from '../../lib/dates.ts';
 import { resolveLinked } from './linked.ts';
 import { eventObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
@@ -56,10 +56,17 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   const yesterday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59));
   const defaults = { start_date: fmt(instantToWall(yesterday, site.zone)), end_date: fmt(new Date(new Date(now).setUTCMonth(now.getUTCMonth() + 24))) };
   const bounded = (['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const).some((k) => a[k] !== undefined);
+  // A number localize_date reads as no date makes the bound `false`: the query drops a start or end
+  // date, and reads a starts_*/ends_* bound as now; neither is echoed in the links.
+  const unechoed = new Set<string>();
   const bound = (k: 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after', round: (d: Date) => Date): string | undefined => {
     const raw = a[k] ?? (!bounded || explicit(k) ? defaults[k as keyof typeof defaults] : undefined);
     if (raw === undefined) return undefined;
-    const wall = parseWall(raw, nowWall);
+    const wall = isNumeric(raw) ? numericDate(raw, now) : parseWall(raw, nowWall);
+    if (!wall && isNumeric(raw)) {
+      unechoed.add(k);
+      return k === 'start_date' || k === 'end_date' ? undefined : fmt(nowWall);
+    }
     if (!wall) throw invalidParam(k);
     // Strict: the value is read as UTC and moved to site time; otherwise whole days.
     return fmt(strict ? instantToWall(wall, site.zone) : round(wall));
@@ -106,7 +113,7 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   if (q.postParent !== undefined) echo.push(['post_parent', q.postParent]);
   if (include) echo.push(['include', include.join(',')]);
   const boundKeys = { starts_before: q.startsBefore, starts_after: q.startsAfter, ends_before: q.endsBefore, ends_after: q.endsAfter };
-  for (const [k, v] of Object.entries(boundKeys)) if (v !== undefined) echo.push([k, v]);
+  for (const [k, v] of Object.entries(boundKeys)) if (v !== undefined && !unechoed.has(k)) echo.push([k, v]);
   if (a.ticketed !== undefined) echo.push(['ticketed', a.ticketed ? 1 : 0]);
   const extras: [string, string][] = [];
   if (a.venue) extras.push(['venue', a.venue.join(',')]);

@@ -1,6 +1,6 @@
 /** Venues and organizers: one implementation, two kinds. */
 import { fmt, instantToWall, wallToInstant } from '../../lib/time.ts';
-import { parseWall } from '../../lib/dates.ts';
+import { parseUtc, parseWall } from '../../lib/dates.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
@@ -10,6 +10,7 @@ import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } 
 import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
+import { recordByPath } from './lookups.ts';
 
 export const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'image'] as const;
 export const ORGANIZER_FIELDS = ['phone', 'website', 'email', 'image'] as const;
@@ -55,7 +56,7 @@ export async function loadLinked(ctx: RestContext, kind: LinkedKind, id: number)
 }
 
 export async function linkedBySlug(ctx: RestContext, kind: LinkedKind, slug: string): Promise<Row> {
-  const r = await ctx.store.calendar.linkedBySlug(kind, slug);
+  const r = await recordByPath(ctx, kind, slug);
   if (!r) throw invalidParam('slug');
   return r;
 }
@@ -109,8 +110,8 @@ function stateProvince(f: Record<string, unknown>): string {
 async function postDate(ctx: RestContext, a: Record<string, unknown>, creating: boolean): Promise<Date | undefined> {
   const now = ctx.clock.now();
   if (typeof a.date_utc === 'string') {
-    const wall = parseWall(a.date_utc, now);
-    if (wall) return wall;
+    const date = parseUtc(a.date_utc, now);
+    if (date) return date;
   }
   if (!creating || typeof a.date !== 'string') return undefined;
   const zone = (await siteOf(ctx)).zone;

@@ -1,7 +1,7 @@
 /** Terms as the legacy lookups find them by ID, slug or name (term_exists), and term names as stored. */
 import type { RestContext } from '../../contract/context.ts';
-import { slugify } from '../../lib/slug.ts';
-import type { Taxonomy, TermRow } from '../../store/calendar.ts';
+import { sanitizeTitleWithDashes, slugify } from '../../lib/slug.ts';
+import type { LinkedKind, OrganizerRow, StoredEvent, Taxonomy, TermRow, VenueRow } from '../../store/calendar.ts';
 
 /**
  * A term name as WordPress stores it (the `pre_term_name` filters): tags stripped, runs of white space
@@ -37,6 +37,49 @@ export async function termOf(ctx: RestContext, taxonomy: Taxonomy, item: string 
   // IDs beyond 2^53 name no record (see core-integer-range); the store is not asked.
   if (typeof item === 'number' && Number.isInteger(item)) return item === 0 || !Number.isSafeInteger(item) ? null : ctx.store.calendar.term(taxonomy, Math.abs(item));
   const text = phpTrim(String(item));
+  // A name holding a NUL byte names no term (and PostgreSQL text cannot hold one); its slug has none.
   if (text === '') return null;
+  if (text.includes('\0')) return ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text));
   return (await ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text))) ?? ctx.store.calendar.termBySlugOrName(taxonomy, termName(text));
+}
+
+/** PHP's urldecode: `+` is a space, %XX any byte, a malformed escape kept as written. */
+export function urldecode(s: string): string {
+  const raw = Buffer.from(s.replace(/\+/g, ' '));
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const hex = raw[i] === 0x25 ? raw.subarray(i + 1, i + 3).toString('latin1') : '';
+    if (/^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(raw[i]!);
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * The post name get_page_by_path looks for: the path URL-decoded (`+` a space), cut at `/` (an outer
+ * one trimmed) and each part made a slug as sanitize_title_for_query does, every byte but a letter,
+ * digit, `-`, `_`, `.` or `~` as a %xx octet first (rawurlencode). Calendar records have no parent
+ * page, so a path of several parts names none: null.
+ */
+export function pageName(path: string): string | null {
+  const parts = urldecode(path).replace(/^\/+|\/+$/g, '').split('/');
+  if (parts.length !== 1) return null;
+  let encoded = '';
+  for (const b of Buffer.from(parts[0]!)) {
+    const c = String.fromCharCode(b);
+    encoded += /[\w.~ -]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  const name = sanitizeTitleWithDashes(encoded, 'query');
+  return name === '' ? null : name;
+}
+
+/** The event, venue or organizer a by-slug path names (get_page_by_path), or null. */
+export function recordByPath(ctx: RestContext, kind: 'event', path: string): Promise<StoredEvent | null>;
+export function recordByPath(ctx: RestContext, kind: LinkedKind, path: string): Promise<VenueRow | OrganizerRow | null>;
+export async function recordByPath(ctx: RestContext, kind: 'event' | LinkedKind, path: string) {
+  const name = pageName(path);
+  if (name === null) return null;
+  return kind === 'event' ? ctx.store.calendar.eventBySlug(name) : ctx.store.calendar.linkedBySlug(kind, name);
 }

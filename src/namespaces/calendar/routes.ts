@@ -15,6 +15,7 @@ import { archive, Event, Organizer, Term, Venue } from './schemas.ts';
 import { createEvent, deleteEvent, eventArchive, loadEvent, readEvent, updateEvent } from './events.ts';
 import { createLinked, deleteLinked, linkedArchive, linkedBySlug, loadLinked, readLinked, updateLinked } from './linked.ts';
 import { TERM_MANAGER, createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
+import { recordByPath } from './lookups.ts';
 
 const P = (path: string) => `/${NAMESPACE}${path}`;
 const ID = '(?P<id>\\d+)';
@@ -44,10 +45,10 @@ const [eventEditor, eventDeleter] = [recordWriter(true, 'edit'), recordWriter(tr
 const [linkedEditor, linkedDeleter] = [recordWriter(false, 'edit'), recordWriter(false, 'delete')];
 
 const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.tecStr('The event password', A.V.isString) };
-const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.eventBySlug(v as string)) !== null }) };
+const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await recordByPath(ctx, 'event', v as string)) !== null }) };
 
 async function eventBySlug(ctx: RestContext, slug: string) {
-  const e = await ctx.store.calendar.eventBySlug(slug);
+  const e = await recordByPath(ctx, 'event', slug);
   if (!e) throw invalidParam('slug');
   return e;
 }
@@ -76,7 +77,7 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? A.venueFields(required) : A.organizerFields(required));
   const idArg = { id: A.linkedId(kind, `the ${kind} post ID`) };
-  const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await ctx.store.calendar.linkedBySlug(kind, v as string)) !== null }) };
+  const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await recordByPath(ctx, kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
   const bySlug = (ctx: RestContext, a: { slug: string }) => linkedBySlug(ctx, kind, a.slug);
   const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, editor: Permission, deleter = editor) => [

@@ -1,0 +1,45 @@
+/**
+ * The by-slug routes find their record as get_page_by_path does: the path URL-decoded, then made a
+ * slug for the query (case, dots, spaces), one part only; their validate callback (is_event_slug)
+ * refuses any other value before the permission is checked, a NUL byte included.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let admin: string;
+const NS = '/wp-json/calendar/events/v1';
+const get = (url: string) => app.server.inject({ method: 'GET', url: NS + url });
+
+beforeAll(async () => {
+  app = await testApp({ env: { LINTEL_CLOCK: '2026-11-21T12:06:30Z' } });
+  admin = await app.auth('administrator');
+  const post = (path: string, body: object) => app.server.inject({ method: 'POST', url: NS + path, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  await post('/events', { title: 'Autumn Jazz Night', start_date: '2027-03-10 19:00', end_date: '2027-03-10 22:00' });
+  await post('/venues', { venue: 'Blue Note Hall' });
+});
+afterAll(() => app.close());
+
+const refused = { code: 'rest_invalid_param', message: 'Invalid parameter(s): slug', data: { status: 400, params: { slug: 'Invalid parameter.' }, details: [] } };
+
+describe('a by-slug path', () => {
+  it('finds the record under the forms get_page_by_path reads as its slug', async () => {
+    for (const slug of ['autumn-jazz-night', 'Autumn-Jazz-Night', 'autumn+jazz-night', 'autumn%20jazz-night', 'autumn%2Bjazz-night', 'autumn-jazz-night%2E', 'autumn.jazz.night']) {
+      const r = await get(`/events/by-slug/${slug}`);
+      expect([slug, r.statusCode, r.json().slug]).toEqual([slug, 200, 'autumn-jazz-night']);
+    }
+    expect((await get('/venues/by-slug/BLUE+NOTE+HALL')).json().venue).toBe('Blue Note Hall');
+  });
+
+  it('refuses a slug that makes another one, or several parts', async () => {
+    for (const slug of ['blue-note-hall%26x', '%26', 'blue-note-hall.%252Fx', 'a.b%2Fblue-note-hall']) expect((await get(`/venues/by-slug/${slug}`)).json()).toEqual(refused);
+    expect((await get('/events/by-slug/autumn%E2%80%93jazz-night')).json()).toEqual(refused);
+  });
+
+  it('refuses a NUL byte as a slug no record has, before the permission (is_event_slug runs first)', async () => {
+    const r = await app.server.inject({ method: 'DELETE', url: `${NS}/events/by-slug/a%00b` });
+    expect([r.statusCode, r.json()]).toEqual([400, refused]);
+    const body = await app.server.inject({ method: 'DELETE', url: `${NS}/venues/by-slug/blue-note-hall`, headers: { 'content-type': 'application/json' }, payload: '{"slug":"blue-note-hall\\u0000"}' });
+    expect([body.statusCode, body.json()]).toEqual([400, refused]);
+  });
+});
