@@ -1,7 +1,8 @@
 /**
  * PHP's and WordPress's text functions, as they define them, for the legacy site's markup: the
  * history's `message_html` is the logger's output (esc_html of the interpolated message for most
- * loggers) and its `message` wp_strip_all_tags(html_entity_decode(message_html)); oEmbed documents.
+ * loggers) and its `message` wp_strip_all_tags(html_entity_decode(message_html)); oEmbed documents
+ * (esc_attr, and esc_html in their XML form); the iCal feed's text (html_entity_decode, wp_strip_all_tags).
  */
 
 /** HTML 4.01's named character references (PHP's ENT_HTML401 table), name → code point. */

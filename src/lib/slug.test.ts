@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slugify } from './slug.ts';
+import { slugify, slugInPath } from './slug.ts';
 
 // Each expected slug is what the legacy site's sanitize_title answered for the title.
 const CASES: [string, string][] = [
@@ -35,5 +35,11 @@ describe('slugify (sanitize_title on save)', () => {
 
   it('stops before 200 encoded characters, never inside a character', () => {
     expect(slugify('ж'.repeat(40))).toBe('%d0%b6'.repeat(33));
+  });
+
+  it('reads a record URL\'s segment as the stored slug, as the legacy oEmbed and iCal feed find the record (captures 909, 911, 912)', () => {
+    for (const segment of ['rock-cafe-%f0%9f%8e%b8', 'Rock-Cafe-%F0%9F%8E%B8', 'rock-cafe-🎸']) expect(slugInPath(segment)).toBe('rock-cafe-%f0%9f%8e%b8');
+    expect(slugInPath('caf%C3%A9')).toBe('caf%c3%a9');
+    expect(slugInPath('broken-%f0%9f')).toBe('broken-%f0%9f');
   });
 });

@@ -73,6 +73,19 @@ function utf8UriEncode(text: string, max: number): string {
   return out;
 }
 
+/**
+ * The slug a record URL's path segment names, in the form slugs are stored: percent-escapes read, non-ASCII
+ * characters as lowercase %xx octets and ASCII lowercased, as WordPress's sanitize_title_for_query leaves
+ * the segment (`caf%C3%A9` and `café` both name `caf%c3%a9`); a segment whose escapes are not UTF-8 as sent.
+ */
+export function slugInPath(segment: string): string {
+  try {
+    return utf8UriEncode(decodeURIComponent(segment), Infinity).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+}
+
 /** Characters sanitize_title_with_dashes drops on save (soft hyphen, quotes, ©, ™, zero-width and direction marks, ...), as octets. */
 const DROPPED = ['%c2%ad', '%c2%a1', '%c2%bf', '%c2%ab', '%c2%bb', '%e2%80%b9', '%e2%80%ba', '%e2%80%98', '%e2%80%99', '%e2%80%9c', '%e2%80%9d', '%e2%80%9a', '%e2%80%9b', '%e2%80%9e', '%e2%80%9f', '%e2%80%a2', '%c2%a9', '%c2%ae', '%c2%b0', '%e2%80%a6', '%e2%84%a2', '%c2%b4', '%cb%8a', '%cc%81', '%cd%81', '%cc%80', '%cc%84', '%cc%8c', '%e2%80%8b', '%e2%80%8c', '%e2%80%8d', '%e2%80%8e', '%e2%80%8f', '%e2%80%aa', '%e2%80%ab', '%e2%80%ac', '%e2%80%ad', '%e2%80%ae', '%ef%bb%bf', '%ef%bf%bc'];
 /** Spaces that have a width: a hyphen. */

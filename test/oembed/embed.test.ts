@@ -14,7 +14,8 @@ const lookup = lookupOver([
   record(TEST_BASE, 'autumn-jazz-night'),
   record(TEST_BASE, 'members-only-tasting', { title: 'Members-only Tasting', isPublic: false }),
   record(TEST_BASE, 'a-draft', { isPublic: false }),
-  record(TEST_BASE, 'blue-note-hall', { kind: 'venue', permalink: `${TEST_BASE}/venue/blue-note-hall/`, title: 'Blue Note Hall <&>' }),
+  record(TEST_BASE, 'markup-night', { title: 'Markup <b>Night</b> & more' }),
+  record(TEST_BASE, 'blue-note-hall', { kind: 'venue', permalink: `${TEST_BASE}/venue/blue-note-hall/` }),
 ]);
 const original = translators['oembed/1.0'];
 let app: TestApp;
@@ -74,13 +75,18 @@ describe('oEmbed embed', () => {
     expect(await size('480')).toEqual([480, 270]);
   });
 
-  it('escapes the title in the markup', async () => {
-    const r = await app.server.inject({ method: 'GET', url: `/wp-json/oembed/1.0/embed?url=${encodeURIComponent(`${TEST_BASE}/venue/blue-note-hall/`)}` });
+  it('names the event as get_the_title does, its markup escaped in the link (oembed-title-markup, capture 915)', async () => {
+    const r = await app.server.inject({ method: 'GET', url: `/wp-json/oembed/1.0/embed?url=${encodeURIComponent(`${TEST_BASE}/event/markup-night/`)}` });
     const body = r.json();
-    expect(body.title).toBe('Blue Note Hall <&>');
-    expect(body.html).toContain('>Blue Note Hall &lt;&amp;&gt;</a>');
-    expect(body.html).toContain('title="&#8220;Blue Note Hall &lt;&amp;&gt;&#8221; &#8212; Oracle Site"');
-    expect(body.html).toContain(`src="${TEST_BASE}/venue/blue-note-hall/embed/#?secret=`);
+    expect(body.title).toBe('Markup <b>Night</b> &#038; more');
+    expect(body.html).toContain('>Markup &lt;b&gt;Night&lt;/b&gt; &#038; more</a>');
+    expect(body.html).toContain('title="&#8220;Markup &lt;b&gt;Night&lt;/b&gt; &#038; more&#8221; &#8212; Oracle Site"');
+  });
+
+  it('embeds events only: a venue or organizer page it finds is not embedded, as on the legacy site (capture 913)', async () => {
+    const r = await app.server.inject({ method: 'GET', url: `/wp-json/oembed/1.0/embed?url=${encodeURIComponent(`${TEST_BASE}/venue/blue-note-hall/`)}` });
+    expect(r.statusCode).toBe(404);
+    expect(r.json().code).toBe('oembed_invalid_url');
   });
 
   it('answers 404 oembed_invalid_url for an unknown page and a draft (captures 214, 216)', async () => {

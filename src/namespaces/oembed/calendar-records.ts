@@ -3,7 +3,7 @@
  * shows (`{home}/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/`, or their `embed/`), read
  * through the calendar repository. Only published records without a password are found.
  */
-import { slugify } from '../../lib/slug.ts';
+import { slugify, slugInPath } from '../../lib/slug.ts';
 import type { Embeddable, EmbeddableLookup, LookupContext } from './embeddable.ts';
 import { sanitizeDescriptionHtml } from './sanitize.ts';
 import type { OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
@@ -21,13 +21,9 @@ function recordPath(url: URL, urls: LookupContext['urls']): { kind: Embeddable['
     if (url.origin !== root.origin || !url.pathname.startsWith(`${prefix}/`)) continue;
     const m = PATH.exec(url.pathname.slice(prefix.length));
     if (!m) continue;
-    try {
-      const slug = decodeURIComponent(m[2]).toLowerCase();
-      // No record's slug holds a NUL byte (the store cannot keep one).
-      return slug.includes('\0') ? null : { kind: m[1] as Embeddable['kind'], slug };
-    } catch {
-      return null;
-    }
+    const slug = slugInPath(m[2]);
+    // No record's slug holds a NUL byte (the store cannot keep one).
+    return slug.includes('\0') ? null : { kind: m[1] as Embeddable['kind'], slug };
   }
   return null;
 }

@@ -3,7 +3,8 @@
  * clamp, the blockquote + iframe markup), and its XML form.
  */
 import { z } from 'zod';
-import { htmlSpecialChars } from '../../lib/legacy-html.ts';
+import { escHtml, htmlSpecialChars } from '../../lib/legacy-html.ts';
+import { texturize } from '../../lib/wordpress-text.ts';
 import { randomAlnum } from '../../random.ts';
 import type { Embeddable } from './embeddable.ts';
 
@@ -48,12 +49,18 @@ export const OembedDocument = z.looseObject({
   thumbnail_url: z.string().optional(), thumbnail_width: z.int().optional(), thumbnail_height: z.int().optional(),
 }).meta({ id: 'OembedDocument' });
 
+/**
+ * get_post_embed_html: the link shows the title as get_the_title gives it (texturized HTML, references
+ * kept), the iframe's title is esc_attr of `“title” — site`. A title holding `<` is escaped in the link
+ * (oembed-title-markup): Lintel keeps titles as sent, and the html is pasted into other sites' pages.
+ */
 export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unknown, secret = embedSecret()): Record<string, unknown> {
   const { width, height } = embedSize(maxwidth);
-  const title = htmlSpecialChars(record.title);
-  const frameTitle = htmlSpecialChars(`\u201c${record.title}\u201d \u2014 ${site.name}`).replace(/\u201c/g, '&#8220;').replace(/\u201d/g, '&#8221;').replace(/\u2014/g, '&#8212;');
+  const title = texturize(record.title);
+  const linkText = title.includes('<') ? escHtml(title) : title;
+  const frameTitle = escHtml(`&#8220;${title}&#8221; &#8212; ${site.name}`);
   const html =
-    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${htmlSpecialChars(record.permalink)}">${title}</a></blockquote>` +
+    `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${htmlSpecialChars(record.permalink)}">${linkText}</a></blockquote>` +
     `<iframe sandbox="allow-scripts" security="restricted" src="${htmlSpecialChars(record.permalink)}embed/#?secret=${secret}" width="${width}" height="${height}" title="${frameTitle}" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`;
   return {
     version: '1.0',
@@ -61,7 +68,7 @@ export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unk
     provider_url: site.home,
     author_name: record.authorName ?? site.name,
     author_url: record.authorUrl ?? site.home,
-    title: record.title,
+    title,
     type: 'rich',
     width,
     height,
@@ -69,8 +76,26 @@ export function embedDocument(record: Embeddable, site: EmbedSite, maxwidth: unk
   };
 }
 
-function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** A character as libxml writes it in text: `& < >` and a carriage return escaped, a non-ASCII one as a hex reference. */
+function xmlChar(c: string): string {
+  const cp = c.codePointAt(0)!;
+  if (cp > 0x7f) return `&#x${cp.toString(16).toUpperCase()};`;
+  return c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '\r' ? '&#13;' : c;
+}
+
+const XML_NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * A value as the legacy XML holds it: SimpleXML's addChild(esc_html(value)), written by asXML. libxml reads
+ * the references esc_html leaves (XML's five names and numeric ones become characters; other names, such
+ * as `&nbsp;`, stay references, which XML does not define) and writes the text back.
+ */
+function xmlText(value: string): string {
+  return escHtml(value).replace(/&(?:(amp|lt|gt|quot|apos)|#([0-9]+)|#[xX]([0-9a-fA-F]+));|[^\p{ASCII}]|\r/gu, (m, name?: string, dec?: string, hex?: string) => {
+    if (name) return xmlChar(XML_NAMED[name]);
+    if (dec || hex) return xmlChar(String.fromCodePoint(dec ? Number(dec) : parseInt(hex!, 16)));
+    return xmlChar(m);
+  });
 }
 
 function xmlNodes(data: Record<string, unknown>): string {
@@ -79,7 +104,7 @@ function xmlNodes(data: Record<string, unknown>): string {
     // Numeric keys (lists) are not valid element names: PHP writes them as <oembed>.
     const tag = /^\d/.test(k) ? 'oembed' : k;
     if (v !== null && typeof v === 'object') out += `<${tag}>${xmlNodes(v as Record<string, unknown>)}</${tag}>`;
-    else out += `<${tag}>${xmlEscape(v === null || v === undefined ? '' : typeof v === 'boolean' ? (v ? '1' : '') : String(v))}</${tag}>`;
+    else out += `<${tag}>${xmlText(v === null || v === undefined ? '' : typeof v === 'boolean' ? (v ? '1' : '') : String(v))}</${tag}>`;
   }
   return out;
 }

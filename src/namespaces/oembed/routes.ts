@@ -40,7 +40,8 @@ function parseUrl(raw: unknown): URL | null {
 
 async function localDocument(lookup: EmbeddableLookup, ctx: RestContext, url: URL | null, maxwidth: unknown) {
   const record = url && (await publicEmbeddable(lookup, url, ctx));
-  if (!record) throw errors.oembed.invalidUrl();
+  // Venues and organizers have pages but are no public post types without Events Calendar Pro: the legacy site embeds events only.
+  if (record?.kind !== 'event') throw errors.oembed.invalidUrl();
   const site = await ctx.store.options.site();
   return embedDocument(record, { name: site.name, home: ctx.urls.home }, maxwidth);
 }

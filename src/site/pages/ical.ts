@@ -12,9 +12,11 @@
 import type { Params } from '../../lib/php-params.ts';
 import { createHash } from 'node:crypto';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
-import { slugify } from '../../lib/slug.ts';
+import { slugify, slugInPath } from '../../lib/slug.ts';
+import { rawurlencode } from '../../lib/url-encoding.ts';
 import { siteUrls } from '../../contract/site-urls.ts';
 import { autop, texturize } from '../../lib/wordpress-text.ts';
+import { htmlEntityDecode, stripAllTags } from '../../lib/legacy-html.ts';
 import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { attachment } from '../../http/attachment.ts';
@@ -63,7 +65,7 @@ export function icalFeeds(services: Services): SiteHandler {
       const now = fmt(instantToWall(clock.now(), site.timezone));
       rows = await store.calendar.eventPage({ statuses: ['publish'], endsAfter: now, limit: LIST_FEED_SIZE, offset: 0 });
     } else {
-      const slug = slugOf(rawSlug);
+      const slug = slugInPath(rawSlug);
       // No event's slug holds a NUL byte (the store cannot keep one).
       if (slug.includes('\0')) return false;
       const event = await store.calendar.eventBySlug(slug);
@@ -88,14 +90,6 @@ export function icalFeeds(services: Services): SiteHandler {
     await reply.send(icalFeed({ name: site.name, home: urls.home }, events));
     return true;
   };
-}
-
-function slugOf(raw: string): string {
-  try {
-    return decodeURIComponent(raw).toLowerCase();
-  } catch {
-    return raw.toLowerCase();
-  }
 }
 
 /** `{site-slug}-{hash}.ics`: the hash is the legacy one, md5 of "ical" and the event IDs run together, 11 hex digits. */
@@ -130,37 +124,31 @@ const utcStamp = (d: Date) => `${compact(fmt(d))}Z`;
 /** The legacy UID's times: the event's wall-clock time read as if it were UTC. */
 const wallEpoch = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`) / 1000;
 
-/**
- * The legacy feed's html_entity_decode, for `&amp; &quot; &lt; &gt; &#039;` and numeric references only (any
- * case, control characters too): unlike PHP's (htmlEntityDecode), it leaves other names such as `&nbsp;`.
- */
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x?[0-9a-f]+|amp|quot|lt|gt|#039);/gi, (m, e: string) => {
-    const l = e.toLowerCase();
-    if (l === 'amp') return '&';
-    if (l === 'quot') return '"';
-    if (l === 'lt') return '<';
-    if (l === 'gt') return '>';
-    const n = l.startsWith('#x') ? parseInt(l.slice(2), 16) : parseInt(l.slice(1), 10);
-    return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
-  });
-}
-
-/** TEXT values as the legacy feed escapes them: commas and line breaks only (not semicolons or backslashes). */
-const text = (s: string) => decodeEntities(s).replace(/,/g, '\\,').replace(/\n/g, '\\n').replace(/\r/g, '');
-
-/** WordPress's wp_strip_all_tags: script and style go with their content, other tags leave theirs. */
-const stripTags = (html: string) => html.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '').replace(/<[^>]*>/g, '').trim();
+/** TEXT values as the legacy feed writes them: entities decoded (html_entity_decode), then commas and line breaks escaped (not semicolons or backslashes). */
+const text = (s: string) => htmlEntityDecode(s).replace(/,/g, '\\,').replace(/\n/g, '\\n').replace(/\r/g, '');
 
 function description(e: EventRow): string {
   if (e.password !== '') return 'Content is protected.';
   // the_content, with a space after each paragraph so that paragraphs do not run together.
-  return stripTags(texturize(autop(e.description)).replace(/<\/p>/g, '</p> '));
+  return stripAllTags(texturize(autop(e.description)).replace(/<\/p>/g, '</p> '));
 }
 
 /** The venue's name and address parts that are set, comma-separated. */
 function location(v: VenueRow): string {
   return [v.name, v.address, v.city, v.stateprovince || v.state || v.province, v.zip, v.country].filter((p) => p !== '').join(', ');
+}
+
+/** What sanitize_organizer_name leaves of a character rawurlencode escapes: these, and a double quote as a single one. */
+const NAME_KEPT = [' ', '&', '!', '?', "'", '*', '(', ')', '@', '#', '$', '%', '^', '+', '=', '{', '}', '[', ']', '|', '\\', '/', '<', '>', '`', '~'];
+const NAME_RESTORED: [string, string][] = [...NAME_KEPT.map((c): [string, string] => [rawurlencode(c), c]), ['%22', "'"]];
+
+/**
+ * The legacy feed's sanitize_organizer_name for the quoted CN: rawurlencode, then the listed characters
+ * put back one after another as str_replace does (so `%255E` becomes `^`), keeping `,;:`, control
+ * characters and non-ASCII ones escaped.
+ */
+function organizerName(name: string): string {
+  return NAME_RESTORED.reduce((s, [from, to]) => s.replaceAll(from, to), rawurlencode(name));
 }
 
 function vevent(f: FeedEvent, host: string): string[] {
@@ -175,14 +163,14 @@ function vevent(f: FeedEvent, host: string): string[] {
     `CREATED:${utcStamp(e.created)}`,
     `LAST-MODIFIED:${utcStamp(e.modified)}`,
     `UID:${e.id}-${wallEpoch(e.start_date)}-${wallEpoch(e.end_date)}@${host}`,
-    `SUMMARY:${text(stripTags(e.title))}`,
+    `SUMMARY:${text(stripAllTags(e.title))}`,
     `DESCRIPTION:${text(description(e))}`,
     `URL:${f.url}`,
   ];
   const where = f.venue ? location(f.venue) : '';
   if (where) out.push(`LOCATION:${text(where)}`);
-  if (f.categories.length) out.push(`CATEGORIES:${decodeEntities(f.categories.join(','))}`);
-  if (f.organizer?.email) out.push(`ORGANIZER;CN="${f.organizer.name}":MAILTO:${f.organizer.email}`);
+  if (f.categories.length) out.push(`CATEGORIES:${htmlEntityDecode(f.categories.join(','))}`);
+  if (f.organizer?.email) out.push(`ORGANIZER;CN="${organizerName(f.organizer.name)}":MAILTO:${f.organizer.email}`);
   out.push('END:VEVENT');
   return out;
 }
