@@ -117,17 +117,21 @@ export function withValidateCallback<S extends z.ZodType>(schema: S): S {
 
 export const hasValidateCallback = (schema: z.ZodType): boolean => ownCallback.has(schema);
 
-const typeLater = new WeakSet<z.ZodType>();
+const typeLater = new WeakMap<z.ZodType, (value: unknown) => boolean>();
 /**
  * A schema with a validate callback that leaves its declared type to WordPress's schema check
  * (rest_parse_request_arg, in sanitize_params): a value of the wrong type is refused with the other
- * schema checks, only once every validate callback of the request passed.
+ * schema checks, only once every validate callback of the request passed. `isOfType` is that check
+ * alone, for a value of another source than the one the callback saw (sanitize_params checks every
+ * source's value against the type, not against the callback).
  */
-export function withTypeAfterCallbacks<S extends z.ZodType>(schema: S): S {
-  typeLater.add(schema);
+export function withTypeAfterCallbacks<S extends z.ZodType>(schema: S, isOfType: (value: unknown) => boolean): S {
+  typeLater.set(schema, isOfType);
   return schema;
 }
 
+/** The declared type's own check of a schema whose type is checked after the callbacks. */
+export const typeCheckOf = (schema: z.ZodType): ((value: unknown) => boolean) | undefined => typeLater.get(schema);
 export const checksTypeAfterCallbacks = (schema: z.ZodType): boolean => typeLater.has(schema);
 
 /**

@@ -3,11 +3,11 @@
  * error bodies: missing required parameters first (`rest_missing_callback_param`), then every
  * invalid one (`rest_invalid_param` with `params` and `details`).
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from '../lib/php-params.ts';
-import { checksTypeAfterCallbacks, hasValidateCallback, lookupOf } from './args.ts';
+import { checksTypeAfterCallbacks, hasValidateCallback, lookupOf, typeCheckOf } from './args.ts';
 import type { RestContext } from './context.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
@@ -62,8 +62,13 @@ export async function validateArgs(
       if (value === null ? a.json.type === undefined : hasValidateCallback(a.schema) && !checksTypeAfterCallbacks(a.schema)) continue;
       const r = a.schema.safeParse(value, { reportInput: true });
       if (r.success) continue;
-      // A callback's own refusal of a value it was not given (another source's) is not this pass's.
-      if (value !== null && hasValidateCallback(a.schema) && !r.error.issues.every((i) => i.code === 'invalid_type')) continue;
+      // A callback's own refusal of a value it was not given (another source's) is not this pass's:
+      // that value meets the declared type alone.
+      if (value !== null && hasValidateCallback(a.schema) && !r.error.issues.every((i) => i.code === 'invalid_type')) {
+        const isOfType = typeCheckOf(a.schema);
+        if (isOfType && !isOfType(value)) refuse(a, new z.ZodError([{ code: 'invalid_type', expected: a.json.type as 'string', input: value, path: [], message: '' }]), failures, beyondStore);
+        continue;
+      }
       refuse(a, r.error, failures, beyondStore);
     }
   }

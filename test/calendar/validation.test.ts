@@ -259,6 +259,32 @@ describe('the schema checks (sanitize_params)', () => {
     expect(body.message).toBe('Invalid parameter(s): sticky, show_map, all_day, featured');
     expect(body.data.params.all_day).toBe('all_day is not of type boolean.');
   });
+
+  it('check another source\'s value of an argument with its own callback against the declared type alone (checked on the legacy site)', async () => {
+    const res = await app.server.inject({
+      method: 'POST', url: `${NS}/events?title[]=x`, headers: { authorization: await app.auth('administrator'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Typed', start_date: '2027-05-01 10:00', end_date: '2027-05-01 11:00' }),
+    });
+    expect(res.json()).toEqual({
+      code: 'rest_invalid_param', message: 'Invalid parameter(s): title',
+      data: { status: 400, params: { title: 'title is not of type string.' }, details: { title: { code: 'rest_invalid_type', message: 'title is not of type string.', data: { param: 'title' } } } },
+    });
+  });
+});
+
+describe('an inline venue or organizer given by ID', () => {
+  it('reads the ID as PHP\'s (int) cast does, as the validate callback read it: "4abc" is 4', async () => {
+    const admin = await app.auth('administrator');
+    const venue = (await app.server.inject({ method: 'POST', url: `${NS}/venues`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ venue: 'Cast Hall' }) })).json().id;
+    const organizer = (await app.server.inject({ method: 'POST', url: `${NS}/organizers`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ organizer: 'Cast Society' }) })).json().id;
+    const res = await app.server.inject({
+      method: 'POST', url: `${NS}/events`, headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Cast', start_date: '2027-05-01 10:00', end_date: '2027-05-01 11:00', venue: { id: `${venue}abc` }, organizer: [{ id: `${organizer}xyz` }] }),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().venue.id).toBe(venue);
+    expect(res.json().organizer.map((o: { id: number }) => o.id)).toEqual([organizer]);
+  });
 });
 
 describe('a request made a POST by _method', () => {

@@ -90,7 +90,11 @@ function tecTyped(type: 'integer' | 'string', description: string, validate: (v:
     }))
     .transform((v) => (v === undefined ? undefined : type === 'integer' ? Number(String(v).trim()) : String(v)))
     .meta({ description, type, ...('default' in o ? { default: null } : {}) });
-  return withTypeAfterCallbacks(o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema));
+  const isOfType = (v: unknown) => {
+    const x = lastOf(v);
+    return x === undefined || typed(x);
+  };
+  return withTypeAfterCallbacks(o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema), isOfType);
 }
 type Req<T, R> = Arg<R extends true ? T : T | undefined>;
 export const tecInt = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
@@ -116,7 +120,11 @@ function ticketed(description: string) {
     }))
     .transform((v) => (v === undefined ? undefined : (toBoolean(v) as boolean)))
     .meta({ description, type: 'boolean' });
-  return withTypeAfterCallbacks(withValidateCallback(schema)) as Arg<boolean | undefined>;
+  const isOfType = (v: unknown) => {
+    const x = lastOf(v);
+    return x === undefined || typeof toBoolean(x) === 'boolean';
+  };
+  return withTypeAfterCallbacks(withValidateCallback(schema), isOfType) as Arg<boolean | undefined>;
 }
 
 /** A TEC argument with its own validate callback ("Invalid parameter." on failure). */

@@ -6,7 +6,7 @@ import { slugify } from '../../lib/slug.ts';
 import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
-import { asList, isEmpty, isPhpList, isTruthy, phpTruthy, type LinkedListArgs } from './args.ts';
+import { asList, isEmpty, isPhpList, isTruthy, phpInt, phpTruthy, type LinkedListArgs } from './args.ts';
 import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
@@ -181,8 +181,8 @@ export async function resolveLinked(ctx: RestContext, kind: LinkedKind, value: u
   for (const item of items) {
     if (typeof item === 'object' && item !== null) {
       const o = item as Record<string, unknown>;
-      out.push(isEmpty(o.id) ? await createLinkedRecord(ctx, kind, o) : Math.trunc(Number(o.id)));
-    } else if (phpTruthy(item)) out.push(Math.trunc(Number(item)));
+      out.push(isEmpty(o.id) ? await createLinkedRecord(ctx, kind, o) : phpInt(o.id));
+    } else if (phpTruthy(item)) out.push(phpInt(item));
   }
   return out;
 }
