@@ -44,7 +44,7 @@ export function parseWall(input: string, nowWall: Date): Date | null {
 /**
  * A date read as PHP's `new DateTime($input)` reads it with UTC as the default zone (Tribe's
  * localize_date to UTC): as parseWall, but a zone after the date, or alone, is applied (`s` is
- * now at -06:00, six hours ahead in UTC). A number alone is a timestamp to it (`+2`), no zone.
+ * now at -06:00, six hours ahead in UTC). A number alone (`+2`) is never read as a zone: it is now.
  */
 export function parseUtc(input: string, nowUtc: Date): Date | null {
   const read = readWall(input, nowUtc);

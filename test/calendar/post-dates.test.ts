@@ -38,7 +38,7 @@ describe('date_utc', () => {
     expect(await organizer('s')).toEqual(['future', '2026-11-27 18:00:00']);
     expect(await organizer('-05:00')).toEqual(['future', '2026-11-27 17:00:00']);
     expect(await organizer('z')).toEqual(['publish', '2026-11-27 12:00:00']);
-    // A number alone is a timestamp to it, never a zone.
+    // A number alone is never read as a zone: it is now, as on the legacy site.
     expect(await organizer('+2')).toEqual(['publish', '2026-11-27 12:00:00']);
   });
 });

@@ -63,7 +63,7 @@ export function urldecode(s: string): string {
  * digit, `-`, `_`, `.` or `~` as a %xx octet first (rawurlencode). Calendar records have no parent
  * page, so a path of several parts names none: null.
  */
-export function pageName(path: string): string | null {
+function pageName(path: string): string | null {
   const parts = urldecode(path).replace(/^\/+|\/+$/g, '').split('/');
   if (parts.length !== 1) return null;
   let encoded = '';
