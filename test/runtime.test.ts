@@ -36,14 +36,19 @@ describe('the README commands', { timeout: scaled(120_000) }, () => {
 
     // The log is written in batches: a request's line is still written when SIGTERM stops the server.
     expect((await fetch(`${address}/healthz`, { headers: { 'X-Request-Id': 'before-sigterm' } })).status).toBe(200);
+    // A response-cache hit's line is written apart from pino (access-log.ts), through the same batches.
+    const events = `${address}/wp-json/calendar/events/v1/events`;
+    expect((await fetch(events)).status).toBe(200);
+    expect((await fetch(events, { headers: { 'X-Request-Id': 'hit-before-sigterm' } })).status).toBe(200);
     npm.kill('SIGTERM');
     await exited;
     // The server itself has stopped: nothing answers, and its process is gone.
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
     expect(existsSync(`/proc/${pid}`)).toBe(false);
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; reqId?: string });
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; reqId?: string; cache?: string });
     const completed = lines.findIndex((l) => l.reqId === 'before-sigterm' && l.msg === 'request completed');
     expect(completed).toBeGreaterThan(0);
+    expect(lines.find((l) => l.reqId === 'hit-before-sigterm')).toMatchObject({ msg: 'request completed', cache: 'hit', res: { statusCode: 200 } });
     expect(lines.findIndex((l) => l.msg === 'shut down')).toBeGreaterThan(completed);
   });
 
