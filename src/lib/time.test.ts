@@ -30,4 +30,21 @@ describe('site time', () => {
     expect(isoWithOffset('2026-11-21 12:00:00', 'Asia/Kolkata')).toBe('2026-11-21T12:00:00+05:30');
     expect(offsetText(-570, '')).toBe('-0930');
   });
+
+  it('names zones outside the Americas as PHP does (the zone database\'s abbreviation, or its +04 where it has none), winter and summer', () => {
+    const winter = new Date('2026-01-15T10:00:00Z'), summer = new Date('2026-07-15T10:00:00Z');
+    const names = (zone: string) => [zoneAbbr(zone, winter), zoneAbbr(zone, summer)];
+    expect(names('Europe/Paris')).toEqual(['CET', 'CEST']);
+    expect(names('europe/paris')).toEqual(['CET', 'CEST']);
+    expect(names('Europe/London')).toEqual(['GMT', 'BST']);
+    expect(names('Asia/Tokyo')).toEqual(['JST', 'JST']);
+    expect(names('Asia/Kolkata')).toEqual(['IST', 'IST']);
+    expect(names('Africa/Lagos')).toEqual(['WAT', 'WAT']);
+    expect(names('Australia/Sydney')).toEqual(['AEDT', 'AEST']);
+    expect(names('Pacific/Auckland')).toEqual(['NZDT', 'NZST']);
+    expect(names('Asia/Dubai')).toEqual(['+04', '+04']);
+    expect(names('America/Sao_Paulo')).toEqual(['-03', '-03']);
+    expect(names('America/New_York')).toEqual(['EST', 'EDT']);
+  });
+
 });

@@ -3,6 +3,7 @@
  * of our own), the store's `YYYY-MM-DD HH:MM:SS` form and PHP's `date()` formats.
  */
 import { LRUCache } from 'lru-cache';
+import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 
 // Building a formatter costs far more than using one, and shaping an archive asks for offsets
 // many times per event: one formatter per zone, kept.
@@ -54,11 +55,55 @@ function perHour<T>(compute: (zone: string, at: Date) => T): (zone: string, at: 
   };
 }
 
-/** The zone's short name at `at` (EST, GMT+1), "UTC" for UTC as the legacy site shows it. */
+/**
+ * The zone's abbreviation at `at` as PHP's `format('T')` writes it (EST, CEST, JST, `+04`): Intl's
+ * own short names (the US zones', GMT) agree with the zone database; for the zones Intl names
+ * `GMT+1`, the zone database's name for the offset (see `zoneName`).
+ */
 export const zoneAbbr = perHour((zone: string, at: Date): string => {
-  const part = formatterFor(zone, 'abbr').formatToParts(at).find((p) => p.type === 'timeZoneName');
-  return part?.value === 'GMT' && zone === 'UTC' ? 'UTC' : (part?.value ?? '');
+  if (zone === 'UTC') return 'UTC';
+  const intl = formatterFor(zone, 'abbr').formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  return /^GMT./.test(intl) ? zoneName(zone, offsetMinutes(zone, at)) : intl;
 });
+
+// The zone database's abbreviations (EST, BST, JST, +04), which Intl does not give (it names most
+// zones GMT+n): read from timezones-ical-library's current VTIMEZONE rules, by the offset they switch to.
+const zoneNames = new Map<string, Map<number, string>>();
+let listed: Set<string> | null = null;
+const libraryZones = () => (listed ??= new Set(tzlib_get_timezones() as string[]));
+
+function namesOf(zone: string): Map<number, string> {
+  let names = zoneNames.get(zone);
+  if (names) return names;
+  names = new Map();
+  // The library knows zones by their exact names (Intl takes `europe/paris` too), and writes to the
+  // console about a zone it does not know: it is asked only about those it lists.
+  const known = libraryZones().has(zone) ? zone : canonicalZone(zone);
+  const block = known && libraryZones().has(known) ? tzlib_get_ical_block(known) : '';
+  for (const part of (Array.isArray(block) ? block[0] ?? '' : '').split(/BEGIN:(?:STANDARD|DAYLIGHT)\r\n/).slice(1)) {
+    const name = /^TZNAME:(.*)$/m.exec(part)?.[1]?.trim();
+    const to = /^TZOFFSETTO:([+-])(\d\d)(\d\d)/m.exec(part);
+    if (name && to) names.set((to[1] === '-' ? -1 : 1) * (Number(to[2]) * 60 + Number(to[3])), name);
+  }
+  zoneNames.set(zone, names);
+  return names;
+}
+
+function canonicalZone(zone: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The zone's abbreviation for an offset; where the zone database has none, the offset as it writes it (`+03`, `+0530`). */
+export function zoneName(zone: string, offset: number): string {
+  const known = namesOf(zone).get(offset);
+  if (known) return known;
+  const digits = offsetText(offset, '');
+  return digits.endsWith('00') ? digits.slice(0, 3) : digits;
+}
 
 /** Offset from UTC in minutes of `zone` at `at`. */
 export const offsetMinutes = perHour((zone: string, at: Date): number => {

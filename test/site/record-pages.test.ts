@@ -76,7 +76,7 @@ describe('record pages', () => {
 
   it('writes dates across midnight and zones in the event’s own zone', () => {
     expect(eventWhen({ start: '2026-12-31T21:00:00', end: '2027-01-01T01:00:00', timezone: 'Europe/Paris' })).toEqual({
-      text: 'Thursday, December 31, 2026, 9:00 PM GMT+1 – Friday, January 1, 2027, 1:00 AM GMT+1',
+      text: 'Thursday, December 31, 2026, 9:00 PM CET – Friday, January 1, 2027, 1:00 AM CET',
       start: '2026-12-31T21:00:00+01:00',
       end: '2027-01-01T01:00:00+01:00',
     });
