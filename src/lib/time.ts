@@ -5,6 +5,31 @@
 import { LRUCache } from 'lru-cache';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 
+/**
+ * The fixed-offset zones the legacy site takes besides IANA names, with the abbreviation PHP's
+ * `format('T')` (or, for `UTC±h`, The Events Calendar) shows: WordPress's `UTC+2`/`UTC-5:30`
+ * (shown as sent), PHP's `GMT+0100`/`+2`/`+05:30` (shown `GMT+0100`), and military letters
+ * (A–I +1…+9, K–M +10…+12, N–Y −1…−12, Z 0; shown as the capital letter).
+ */
+function fixedZone(zone: string): { minutes: number; abbr: string } | null {
+  const offset = /^UTC([+-])(\d{1,2})(?::(\d\d))?$/.exec(zone) ?? /^(?:GMT)?([+-])(\d{1,2})(?::?(\d\d))?$/.exec(zone);
+  if (offset) {
+    const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3] ?? 0));
+    return { minutes, abbr: zone.startsWith('UTC') ? zone : `GMT${offsetText(minutes, '')}` };
+  }
+  if (!/^[a-ik-z]$/i.test(zone)) return null;
+  const letter = zone.toUpperCase();
+  const n = letter.charCodeAt(0) - 64; // A = 1
+  const hours = letter === 'Z' ? 0 : n <= 9 ? n : n <= 13 ? n - 1 : 13 - n;
+  return { minutes: hours * 60, abbr: letter };
+}
+
+/** The name Intl computes `zone` with: the zone itself, or `±HH:MM` for a fixed-offset form. */
+export function intlZone(zone: string): string {
+  const fixed = fixedZone(zone);
+  return fixed ? offsetText(fixed.minutes) : zone;
+}
+
 // Building a formatter costs far more than using one, and shaping an archive asks for offsets
 // many times per event: one formatter per zone, kept.
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -16,9 +41,9 @@ function formatterFor(zone: string, purpose: 'parts' | 'abbr'): Intl.DateTimeFor
   if (!f) {
     f =
       purpose === 'abbr'
-        ? new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+        ? new Intl.DateTimeFormat('en-US', { timeZone: intlZone(zone), timeZoneName: 'short' })
         : new Intl.DateTimeFormat('en-US', {
-            timeZone: zone,
+            timeZone: intlZone(zone),
             hourCycle: 'h23',
             year: 'numeric',
             month: '2-digit',
@@ -61,6 +86,8 @@ function perHour<T>(compute: (zone: string, at: Date) => T): (zone: string, at: 
  * `GMT+1`, the zone database's name for the offset (see `zoneName`).
  */
 export const zoneAbbr = perHour((zone: string, at: Date): string => {
+  const fixed = fixedZone(zone);
+  if (fixed) return fixed.abbr;
   if (zone === 'UTC') return 'UTC';
   const intl = formatterFor(zone, 'abbr').formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
   return /^GMT./.test(intl) ? zoneName(zone, offsetMinutes(zone, at)) : intl;
@@ -91,7 +118,7 @@ function namesOf(zone: string): Map<number, string> {
 
 function canonicalZone(zone: string): string | null {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    return new Intl.DateTimeFormat('en-US', { timeZone: intlZone(zone) }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
@@ -120,7 +147,7 @@ export function gmtOffset(zone: string, at: Date): number {
 
 export function isValidTimeZone(zone: string): boolean {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    new Intl.DateTimeFormat('en-US', { timeZone: intlZone(zone) });
     return true;
   } catch {
     return false;

@@ -82,6 +82,7 @@ describe('record pages', () => {
     });
     expect(eventWhen({ start: '2026-07-04T00:00:00', end: '2026-07-04T23:59:59', timezone: 'America/New_York', allDay: true })?.text).toBe('Saturday, July 4, 2026');
     expect(eventWhen({ start: '2026-07-04T10:00:00', timezone: 'America/New_York' })?.start).toBe('2026-07-04T10:00:00-04:00');
+    expect(eventWhen({ start: '2026-07-04T10:00:00', timezone: 'UTC+2' })).toEqual({ text: 'Saturday, July 4, 2026, 10:00 AM UTC+2', start: '2026-07-04T10:00:00+02:00', end: null });
   });
 });
 

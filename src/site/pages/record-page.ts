@@ -4,14 +4,14 @@
  */
 import { htmlSpecialChars } from '../../lib/legacy-html.ts';
 import type { Embeddable } from '../../namespaces/oembed/embeddable.ts';
-import { isoWithOffset, wallToInstant, zoneAbbr } from '../../lib/time.ts';
+import { intlZone, isoWithOffset, wallToInstant, zoneAbbr } from '../../lib/time.ts';
 
 /** Start and end as readers expect them, in the event's own zone (with its abbreviation). */
 export function eventWhen(r: Pick<Embeddable, 'start' | 'end' | 'timezone' | 'allDay'>): { text: string; start: string; end: string | null } | null {
   if (!r.start) return null;
   const zone = r.timezone ?? 'UTC';
-  const day: Intl.DateTimeFormatOptions = { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' };
-  const clock: Intl.DateTimeFormatOptions = { timeZone: zone, hour: 'numeric', minute: '2-digit' };
+  const day: Intl.DateTimeFormatOptions = { timeZone: intlZone(zone), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' };
+  const clock: Intl.DateTimeFormatOptions = { timeZone: intlZone(zone), hour: 'numeric', minute: '2-digit' };
   const instant = (wall: string) => wallToInstant(new Date(`${wall}Z`), zone);
   const start = instant(r.start);
   const end = r.end ? instant(r.end) : null;
