@@ -3,6 +3,32 @@
  * of our own), the store's `YYYY-MM-DD HH:MM:SS` form and PHP's `date()` formats.
  */
 import { LRUCache } from 'lru-cache';
+import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
+
+/**
+ * The fixed-offset zones the legacy site takes besides IANA names, with the abbreviation PHP's
+ * `format('T')` (or, for `UTC±h`, The Events Calendar) shows: WordPress's `UTC+2`/`UTC-5:30`
+ * (shown as sent), PHP's `GMT+0100`/`+2`/`+05:30` (shown `GMT+0100`), and military letters
+ * (A–I +1…+9, K–M +10…+12, N–Y −1…−12, Z 0; shown as the capital letter).
+ */
+function fixedZone(zone: string): { minutes: number; abbr: string } | null {
+  const offset = /^UTC([+-])(\d{1,2})(?::(\d\d))?$/.exec(zone) ?? /^(?:GMT)?([+-])(\d{1,2})(?::?(\d\d))?$/.exec(zone);
+  if (offset) {
+    const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3] ?? 0));
+    return { minutes, abbr: zone.startsWith('UTC') ? zone : `GMT${offsetText(minutes, '')}` };
+  }
+  if (!/^[a-ik-z]$/i.test(zone)) return null;
+  const letter = zone.toUpperCase();
+  const n = letter.charCodeAt(0) - 64; // A = 1
+  const hours = letter === 'Z' ? 0 : n <= 9 ? n : n <= 13 ? n - 1 : 13 - n;
+  return { minutes: hours * 60, abbr: letter };
+}
+
+/** The name Intl computes `zone` with: the zone itself, or `±HH:MM` for a fixed-offset form. */
+export function intlZone(zone: string): string {
+  const fixed = fixedZone(zone);
+  return fixed ? offsetText(fixed.minutes) : zone;
+}
 
 // Building a formatter costs far more than using one, and shaping an archive asks for offsets
 // many times per event: one formatter per zone, kept.
@@ -15,9 +41,9 @@ function formatterFor(zone: string, purpose: 'parts' | 'abbr'): Intl.DateTimeFor
   if (!f) {
     f =
       purpose === 'abbr'
-        ? new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+        ? new Intl.DateTimeFormat('en-US', { timeZone: intlZone(zone), timeZoneName: 'short' })
         : new Intl.DateTimeFormat('en-US', {
-            timeZone: zone,
+            timeZone: intlZone(zone),
             hourCycle: 'h23',
             year: 'numeric',
             month: '2-digit',
@@ -54,11 +80,57 @@ function perHour<T>(compute: (zone: string, at: Date) => T): (zone: string, at: 
   };
 }
 
-/** The zone's short name at `at` (EST, GMT+1), "UTC" for UTC as the legacy site shows it. */
+/**
+ * The zone's abbreviation at `at` as PHP's `format('T')` writes it (EST, CEST, JST, `+04`): Intl's
+ * own short names (the US zones', GMT) agree with the zone database; for the zones Intl names
+ * `GMT+1`, the zone database's name for the offset (see `zoneName`).
+ */
 export const zoneAbbr = perHour((zone: string, at: Date): string => {
-  const part = formatterFor(zone, 'abbr').formatToParts(at).find((p) => p.type === 'timeZoneName');
-  return part?.value === 'GMT' && zone === 'UTC' ? 'UTC' : (part?.value ?? '');
+  const fixed = fixedZone(zone);
+  if (fixed) return fixed.abbr;
+  if (zone === 'UTC') return 'UTC';
+  const intl = formatterFor(zone, 'abbr').formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  return /^GMT./.test(intl) ? zoneName(zone, offsetMinutes(zone, at)) : intl;
 });
+
+// The zone database's abbreviations (EST, BST, JST, +04), which Intl does not give (it names most
+// zones GMT+n): read from timezones-ical-library's current VTIMEZONE rules, by the offset they switch to.
+const zoneNames = new Map<string, Map<number, string>>();
+let listed: Set<string> | null = null;
+const libraryZones = () => (listed ??= new Set(tzlib_get_timezones() as string[]));
+
+function namesOf(zone: string): Map<number, string> {
+  let names = zoneNames.get(zone);
+  if (names) return names;
+  names = new Map();
+  // The library knows zones by their exact names (Intl takes `europe/paris` too), and writes to the
+  // console about a zone it does not know: it is asked only about those it lists.
+  const known = libraryZones().has(zone) ? zone : canonicalZone(zone);
+  const block = known && libraryZones().has(known) ? tzlib_get_ical_block(known) : '';
+  for (const part of (Array.isArray(block) ? block[0] ?? '' : '').split(/BEGIN:(?:STANDARD|DAYLIGHT)\r\n/).slice(1)) {
+    const name = /^TZNAME:(.*)$/m.exec(part)?.[1]?.trim();
+    const to = /^TZOFFSETTO:([+-])(\d\d)(\d\d)/m.exec(part);
+    if (name && to) names.set((to[1] === '-' ? -1 : 1) * (Number(to[2]) * 60 + Number(to[3])), name);
+  }
+  zoneNames.set(zone, names);
+  return names;
+}
+
+function canonicalZone(zone: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: intlZone(zone) }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The zone's abbreviation for an offset; where the zone database has none, the offset as it writes it (`+03`, `+0530`). */
+export function zoneName(zone: string, offset: number): string {
+  const known = namesOf(zone).get(offset);
+  if (known) return known;
+  const digits = offsetText(offset, '');
+  return digits.endsWith('00') ? digits.slice(0, 3) : digits;
+}
 
 /** Offset from UTC in minutes of `zone` at `at`. */
 export const offsetMinutes = perHour((zone: string, at: Date): number => {
@@ -75,7 +147,7 @@ export function gmtOffset(zone: string, at: Date): number {
 
 export function isValidTimeZone(zone: string): boolean {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    new Intl.DateTimeFormat('en-US', { timeZone: intlZone(zone) });
     return true;
   } catch {
     return false;

@@ -27,7 +27,7 @@ describe('event writes', () => {
     expect(e.title).toBe('Critic&#8217;s Choice');
     expect(e.end_date).toBe(e.start_date);
     expect(e.utc_start_date).toBe('2027-05-01 18:00:00');
-    expect(e.timezone_abbr).toBe('GMT+2');
+    expect(e.timezone_abbr).toBe('CEST');
     expect(e.venue.venue).toBe('Salle Pleyel');
     expect(e.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Les Amis']);
     expect(e.categories.map((t: { name: string }) => t.name)).toEqual(['Chanson']);

@@ -76,12 +76,13 @@ describe('record pages', () => {
 
   it('writes dates across midnight and zones in the event’s own zone', () => {
     expect(eventWhen({ start: '2026-12-31T21:00:00', end: '2027-01-01T01:00:00', timezone: 'Europe/Paris' })).toEqual({
-      text: 'Thursday, December 31, 2026, 9:00 PM GMT+1 – Friday, January 1, 2027, 1:00 AM GMT+1',
+      text: 'Thursday, December 31, 2026, 9:00 PM CET – Friday, January 1, 2027, 1:00 AM CET',
       start: '2026-12-31T21:00:00+01:00',
       end: '2027-01-01T01:00:00+01:00',
     });
     expect(eventWhen({ start: '2026-07-04T00:00:00', end: '2026-07-04T23:59:59', timezone: 'America/New_York', allDay: true })?.text).toBe('Saturday, July 4, 2026');
     expect(eventWhen({ start: '2026-07-04T10:00:00', timezone: 'America/New_York' })?.start).toBe('2026-07-04T10:00:00-04:00');
+    expect(eventWhen({ start: '2026-07-04T10:00:00', timezone: 'UTC+2' })).toEqual({ text: 'Saturday, July 4, 2026, 10:00 AM UTC+2', start: '2026-07-04T10:00:00+02:00', end: null });
   });
 });
 

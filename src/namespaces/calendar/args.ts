@@ -40,7 +40,7 @@ export const V = {
   /** The part of is_event_id that needs no record: get_post((int) $value) finds nothing for 0. */
   castsToId: (v: unknown) => !isEmpty(v) && phpInt(v) > 0,
   isPostStatus: (v: unknown) => v === true || (typeof v === 'string' && POST_STATI.includes(v)),
-  /** is_timezone_or_empty, over the zones Lintel computes with (IANA names, ±HH:MM; see DEVIATIONS.md calendar-timezone-forms). */
+  /** is_timezone_or_empty, over the zones Lintel computes with (IANA names, the fixed-offset forms of src/lib/time.ts; see DEVIATIONS.md calendar-timezone-forms). */
   isTimezoneOrEmpty: (v: unknown) => isEmpty(v) || (typeof v === 'string' && isValidTimeZone(v)),
   /**
    * is_image: an attachment that is an image, or (for those who may upload files) a URL a HEAD request

@@ -7,11 +7,10 @@
  * layout, and it is not what the library writes (no line folding, commas in CATEGORIES left
  * unescaped, the quoted ORGANIZER CN, one VTIMEZONE per zone listing every DAYLIGHT/STANDARD
  * transition year by year rather than an RRULE, a non-standard X-Robots-Tag property).
- * timezones-ical-library supplies the zones' abbreviations.
+ * The zones' abbreviations are the zone database's (`zoneName`, src/lib/time.ts).
  */
 import type { Params } from '../../lib/php-params.ts';
 import { createHash } from 'node:crypto';
-import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { slugify, slugInPath } from '../../lib/slug.ts';
 import { rawurlencode } from '../../lib/url-encoding.ts';
 import { siteUrls } from '../../contract/site-urls.ts';
@@ -21,7 +20,7 @@ import type { Services } from '../../services.ts';
 import type { EventRow, OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
 import { attachment } from '../../http/attachment.ts';
 import type { SiteHandler } from '../../http/site-handler.ts';
-import { fmt, instantToWall, offsetMinutes, offsetText } from '../../lib/time.ts';
+import { fmt, instantToWall, offsetMinutes, offsetText, zoneName } from '../../lib/time.ts';
 
 const FEED = /^(?:\/([^/]+))?\/(?:events|event\/([^/]+))\/$/;
 
@@ -250,31 +249,3 @@ function transitionsIn(zone: string, year: number): Transition[] {
   return out;
 }
 
-// The zone database's abbreviations (EST, BST, JST, +04), which Intl does not give (it names most
-// zones GMT+n): read from the library's current VTIMEZONE rules, by the offset they switch to.
-const zoneNames = new Map<string, Map<number, string>>();
-let listed: Set<string> | null = null;
-const libraryZones = () => (listed ??= new Set(tzlib_get_timezones() as string[]));
-
-function namesOf(zone: string): Map<number, string> {
-  let names = zoneNames.get(zone);
-  if (names) return names;
-  names = new Map();
-  // The library writes to the console about a zone it does not know: it is asked only about those it lists.
-  const block = libraryZones().has(zone) ? tzlib_get_ical_block(zone) : '';
-  for (const part of (Array.isArray(block) ? block[0] ?? '' : '').split(/BEGIN:(?:STANDARD|DAYLIGHT)\r\n/).slice(1)) {
-    const name = /^TZNAME:(.*)$/m.exec(part)?.[1]?.trim();
-    const to = /^TZOFFSETTO:([+-])(\d\d)(\d\d)/m.exec(part);
-    if (name && to) names.set((to[1] === '-' ? -1 : 1) * (Number(to[2]) * 60 + Number(to[3])), name);
-  }
-  zoneNames.set(zone, names);
-  return names;
-}
-
-/** The zone's abbreviation for an offset; where the library has none, the offset as the zone database writes it (`+03`, `+0530`). */
-function zoneName(zone: string, offset: number): string {
-  const known = namesOf(zone).get(offset);
-  if (known) return known;
-  const digits = offsetText(offset, '');
-  return digits.endsWith('00') ? digits.slice(0, 3) : digits;
-}

@@ -4,24 +4,26 @@
  */
 import { htmlSpecialChars } from '../../lib/legacy-html.ts';
 import type { Embeddable } from '../../namespaces/oembed/embeddable.ts';
-import { isoWithOffset, wallToInstant } from '../../lib/time.ts';
+import { intlZone, isoWithOffset, wallToInstant, zoneAbbr } from '../../lib/time.ts';
 
 /** Start and end as readers expect them, in the event's own zone (with its abbreviation). */
 export function eventWhen(r: Pick<Embeddable, 'start' | 'end' | 'timezone' | 'allDay'>): { text: string; start: string; end: string | null } | null {
   if (!r.start) return null;
   const zone = r.timezone ?? 'UTC';
-  const day: Intl.DateTimeFormatOptions = { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' };
-  const time: Intl.DateTimeFormatOptions = { timeZone: zone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+  const day: Intl.DateTimeFormatOptions = { timeZone: intlZone(zone), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' };
+  const clock: Intl.DateTimeFormatOptions = { timeZone: intlZone(zone), hour: 'numeric', minute: '2-digit' };
   const instant = (wall: string) => wallToInstant(new Date(`${wall}Z`), zone);
   const start = instant(r.start);
   const end = r.end ? instant(r.end) : null;
   const fmt = (d: Date, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', o).format(d);
+  // The time with the zone's abbreviation as the event's `timezone_abbr` gives it (CET, JST, UTC+2).
+  const time = (d: Date) => `${fmt(d, clock)} ${zoneAbbr(zone, d)}`;
   const sameDay = end !== null && fmt(start, day) === fmt(end, day);
   let text: string;
   if (r.allDay) text = end && !sameDay ? `${fmt(start, day)} – ${fmt(end, day)}` : fmt(start, day);
-  else if (!end) text = `${fmt(start, day)}, ${fmt(start, time)}`;
-  else if (sameDay) text = `${fmt(start, day)}, ${fmt(start, { ...time, timeZoneName: undefined })} – ${fmt(end, time)}`;
-  else text = `${fmt(start, day)}, ${fmt(start, time)} – ${fmt(end, day)}, ${fmt(end, time)}`;
+  else if (!end) text = `${fmt(start, day)}, ${time(start)}`;
+  else if (sameDay) text = `${fmt(start, day)}, ${fmt(start, clock)} – ${time(end)}`;
+  else text = `${fmt(start, day)}, ${time(start)} – ${fmt(end, day)}, ${time(end)}`;
   return { text, start: isoWithOffset(r.start, zone), end: r.end ? isoWithOffset(r.end, zone) : null };
 }
 
