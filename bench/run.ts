@@ -48,7 +48,8 @@ async function bareServer(
 // First, as a client sees it: the server and the baselines in processes of their own, loaded by wrk.
 console.error('outside the process (wrk, bin/lintel.js serve as a child)');
 const outside: OutsideReport[] = [await runOutside({ seconds: duration, connections, rounds, legacy: cli.legacy })];
-if (cli.postgres) outside.push(await runOutside({ seconds: duration, connections, rounds, postgres: cli.postgres }));
+// The PostgreSQL cases compare with the legacy rate the embedded run measured.
+if (cli.postgres) outside.push(await runOutside({ seconds: duration, connections, rounds, postgres: cli.postgres, legacyBaseline: outside[0].legacy }));
 
 const rows: Row[] = [];
 const report = (row: Row) => {
@@ -123,7 +124,8 @@ const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s
 const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
 console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs, load average now ${load}\n`);
 console.log(`As a client sees it (wrk in its own process, 2 threads; server and baselines are child processes; ratio against the baseline named, same run; a case with a bare server of its own ran ${rounds} rounds interleaved with it, its figures are medians and CPU ratio is the bare server's CPU per request over the case's):`);
-console.table(outside.flatMap((o) => o.rows.map((r) => ({ case: r.case, 'req/s': Math.round(r.reqPerSec), 'p50 ms': r.p50, 'p99 ms': r.p99, ratio: Number(r.ratio.toFixed(2)), 'CPU ratio': r.cpuRatio === undefined ? undefined : Number(r.cpuRatio.toFixed(2)), baseline: r.baseline, 'CPU ms/req': r.cpuMsPerReq, 'RSS MB': r.rssMB, 'peak MB': r.hwmMB, bad: r.bad }))));
+// A figure a row has none of (the live legacy site's memory, a CPU ratio without a bare server of its own) is an empty cell.
+console.table(outside.flatMap((o) => o.rows.map((r) => ({ case: r.case, 'req/s': Math.round(r.reqPerSec), 'p50 ms': r.p50, 'p99 ms': r.p99, ratio: Number(r.ratio.toFixed(2)), 'CPU ratio': r.cpuRatio === undefined ? '' : Number(r.cpuRatio.toFixed(2)), baseline: r.baseline, 'CPU ms/req': r.cpuMsPerReq ?? '', 'RSS MB': r.rssMB ?? '', 'peak MB': r.hwmMB ?? '', bad: r.bad }))));
 for (const o of outside) console.log(`[${o.store}] first start to ready ${o.firstStartMs} ms${o.restartMs === undefined ? '' : `, restart to ready ${o.restartMs} ms`}; lintel --version ${o.cliMs['--version']} ms, lintel --help ${o.cliMs['--help']} ms (whole processes, median of 5)`);
 console.log('\nIn process (autocannon in a worker thread of this process, the app on this thread):');
 console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
