@@ -18,12 +18,14 @@ import { runIfMain } from './lib.ts';
 
 const EVENTS = Number(process.env.LINTEL_BENCH_EVENTS ?? 100_000);
 const BIN = path.join(import.meta.dirname, '../bin/lintel.js');
-/** The Node flags of the bin file's shebang line (`#!/usr/bin/env -S node --liftoff-only ...`), as `npx lintel` runs it. */
-const NODE_FLAGS = readFileSync(BIN, 'utf8').split('\n', 1)[0].split(' ').filter((a) => a.startsWith('--'));
+/** The Node flags and the environment of the bin file's shebang line (`#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --liftoff-only ...`), as `npx lintel` runs it. */
+const SHEBANG = readFileSync(BIN, 'utf8').split('\n', 1)[0].split(' ');
+const NODE_FLAGS = SHEBANG.filter((a) => a.startsWith('--'));
+const NODE_ENV = Object.fromEntries(SHEBANG.filter((a) => /^[A-Z_]+=/.test(a)).map((a) => a.split('=', 2)));
 
 /** Runs `lintel` under `/usr/bin/time -v`: its output and its peak resident set in MB. */
 function lintel(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; peakMb: number }> {
-  const child = spawn('/usr/bin/time', ['-v', process.execPath, ...NODE_FLAGS, BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LINTEL_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-v', process.execPath, ...NODE_FLAGS, BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LINTEL_LOG_LEVEL: 'warn', ...NODE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

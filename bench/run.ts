@@ -48,7 +48,8 @@ async function bareServer(
 // First, as a client sees it: the server and the baselines in processes of their own, loaded by wrk.
 console.error('outside the process (wrk, bin/lintel.js serve as a child)');
 const outside: OutsideReport[] = [await runOutside({ seconds: duration, connections, rounds, legacy: cli.legacy })];
-if (cli.postgres) outside.push(await runOutside({ seconds: duration, connections, rounds, postgres: cli.postgres }));
+// The PostgreSQL cases compare with the legacy rate the embedded run measured.
+if (cli.postgres) outside.push(await runOutside({ seconds: duration, connections, rounds, postgres: cli.postgres, legacyBaseline: outside[0].legacy }));
 
 const rows: Row[] = [];
 const report = (row: Row) => {
@@ -116,17 +117,24 @@ for (const file of modules) {
   }
 }
 
-const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'non-2xx', 'errors'];
-const cells = rows.map((r) => [r.case, Math.round(r.reqPerSec), r.p50, r.p99, r.ratio.toFixed(2), r.non2xx, r.errors].map(String));
-const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ');
+/** A table of text cells: the first column to the left, the figures to the right; an empty cell is blank. */
+function table(header: string[], cells: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
 const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
 console.log(`\n${duration} s per case, ${connections} connections, Node ${process.version}, ${os.cpus().length} CPUs, load average now ${load}\n`);
 console.log(`As a client sees it (wrk in its own process, 2 threads; server and baselines are child processes; ratio against the baseline named, same run; a case with a bare server of its own ran ${rounds} rounds interleaved with it, its figures are medians and CPU ratio is the bare server's CPU per request over the case's):`);
-console.table(outside.flatMap((o) => o.rows.map((r) => ({ case: r.case, 'req/s': Math.round(r.reqPerSec), 'p50 ms': r.p50, 'p99 ms': r.p99, ratio: Number(r.ratio.toFixed(2)), 'CPU ratio': r.cpuRatio === undefined ? undefined : Number(r.cpuRatio.toFixed(2)), baseline: r.baseline, 'CPU ms/req': r.cpuMsPerReq, 'RSS MB': r.rssMB, 'peak MB': r.hwmMB, bad: r.bad }))));
+// A figure a row does not have (the live legacy site's memory and CPU, a CPU ratio without a bare server of its own) is a blank cell.
+const fixed = (n: number | undefined, digits: number) => (n === undefined ? '' : n.toFixed(digits));
+console.log(table(
+  ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU ratio', 'baseline', 'CPU ms/req', 'RSS MB', 'peak MB', 'bad'],
+  outside.flatMap((o) => o.rows.map((r) => [r.case, Math.round(r.reqPerSec), r.p50, r.p99, fixed(r.ratio, 2), fixed(r.cpuRatio, 2), r.baseline, r.cpuMsPerReq ?? '', r.rssMB ?? '', r.hwmMB ?? '', r.bad].map(String))),
+));
 for (const o of outside) console.log(`[${o.store}] first start to ready ${o.firstStartMs} ms${o.restartMs === undefined ? '' : `, restart to ready ${o.restartMs} ms`}; lintel --version ${o.cliMs['--version']} ms, lintel --help ${o.cliMs['--help']} ms (whole processes, median of 5)`);
 console.log('\nIn process (autocannon in a worker thread of this process, the app on this thread):');
-console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
+console.log(table(['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'non-2xx', 'errors'], rows.map((r) => [r.case, Math.round(r.reqPerSec), r.p50, r.p99, r.ratio.toFixed(2), r.non2xx, r.errors].map(String))));
 
 console.log(`\nRatios (same run):\n${summary.map((l) => `  ${l}`).join('\n')}`);
 

@@ -31,7 +31,8 @@
  */
 import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru } from '../lib/lru.ts';
 import type { LoginThrottleRepo, ThrottleCount } from '../store/login-throttle.ts';
 
 export interface ThrottleLimits {
@@ -74,8 +75,8 @@ export class LoginThrottle {
     this.shared = shared;
     this.scope = scope;
     const max = limits.maxKeys ?? MAX_KEYS;
-    this.failing = new LRUCache({ max, ttlAutopurge: false });
-    this.refused = new LRUCache({ max, ttlAutopurge: false });
+    this.failing = boundedLru({ max, ttlAutopurge: false });
+    this.refused = boundedLru({ max, ttlAutopurge: false });
   }
 
   private key(...parts: string[]): string {
@@ -184,7 +185,7 @@ export class RequestLimiter {
   private readonly limit: number;
   constructor(limit: number, windowS: number) {
     this.limit = limit;
-    this.counts = new LRUCache({ max: 50_000, ttl: windowS * 1000, ttlAutopurge: false });
+    this.counts = boundedLru({ max: 50_000, ttl: windowS * 1000, ttlAutopurge: false });
   }
 
   /** Counts one request; false when the key is over its limit in the current window. */

@@ -6,7 +6,8 @@
  * hash of the credentials; the password itself is never kept.
  */
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru } from '../lib/lru.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { User } from '../lib/roles.ts';
 
@@ -24,7 +25,7 @@ export class VerifiedCredentials {
   ) {
     this.feed = feed;
     this.ttlMs = ttlMs;
-    this.entries = new LRUCache({ max, ttl: Math.max(ttlMs, 1) });
+    this.entries = boundedLru({ max, ttl: Math.max(ttlMs, 1) });
   }
 
   private static key(login: string, password: string): string {

@@ -2,7 +2,7 @@
  * Site time: offsets and local wall-clock times in an IANA time zone, through Intl (no tz database
  * of our own), the store's `YYYY-MM-DD HH:MM:SS` form and PHP's `date()` formats.
  */
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from './lru.ts';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 
 /**
@@ -66,7 +66,7 @@ const HOUR_MS = 3_600_000;
  * zone's offset changes at most once in an hour) is computed every time.
  */
 function perHour<T>(compute: (zone: string, at: Date) => T): (zone: string, at: Date) => T {
-  const kept = new LRUCache<string, { value: T }>({ max: 10_000 });
+  const kept = boundedLru<string, { value: T }>({ max: 10_000 });
   return (zone, at) => {
     const hour = Math.floor(at.getTime() / HOUR_MS);
     if (!Number.isFinite(hour)) return compute(zone, at);

@@ -4,7 +4,8 @@
  * Slug lookups are cached per store (see `SlugCache`); a hit is only trusted once the record it
  * names still has that slug, so a rename or trash by another replica cannot serve the wrong record.
  */
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru } from '../lib/lru.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import { isRecordId, nextId, reserveId } from './ids.ts';
 import { UniqueViolation, type Sql } from './sql.ts';
@@ -113,7 +114,7 @@ export interface CalendarCaches {
 export function calendarCaches(feed: ChangeFeed): CalendarCaches {
   const topics = ['calendar'];
   return {
-    slugs: new LRUCache<string, number>({ max: 5000 }),
+    slugs: boundedLru<string, number>({ max: 5000 }),
     totals: new TopicCache(feed, topics, 2000),
     pages: new TopicCache(feed, topics, 2000),
     withChildren: new TopicCache(feed, topics, 1000),

@@ -5,7 +5,8 @@
  * archive page costs its own query only. Nothing is kept inside a transaction (its own writes are
  * not announced yet) nor while the feed is down (announcements may be missed).
  */
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru } from '../lib/lru.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { Sql } from './sql.ts';
 
@@ -21,7 +22,7 @@ export class TopicCache<K extends string | number, V extends object | number> {
   ) {
     this.feed = feed;
     this.topics = topics;
-    this.kept = new LRUCache({ max });
+    this.kept = boundedLru({ max });
   }
 
   /** The kept value of `key`, or `compute`'s, kept for next time. */

@@ -3,7 +3,8 @@
  * (`<link rel="alternate" type="application/json+oembed">` in the page), then the provider's JSON
  * document, cached for a day.
  */
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru } from '../../lib/lru.ts';
 import type { Fetcher } from '../../upstream/fetch.ts';
 import { providerFor, type Provider } from './providers.ts';
 import { sanitizeEmbedHtml } from './sanitize.ts';
@@ -50,7 +51,7 @@ export class OembedProxy {
   private readonly remote: RemoteOembed;
   constructor(remote: RemoteOembed) {
     this.remote = remote;
-    this.cache = new LRUCache({ max: 1000, ttl: remote.ttlMs ?? 24 * 60 * 60 * 1000 });
+    this.cache = boundedLru({ max: 1000, ttl: remote.ttlMs ?? 24 * 60 * 60 * 1000 });
   }
 
   /** The provider's document, or null when there is none (no provider, nothing discovered, not oEmbed). */
