@@ -7,6 +7,8 @@ describe('WordPress coercion', () => {
     expect(toInteger(' 5')).toBe(5);
     expect(toInteger('5.0')).toBe(5);
     expect(toInteger('1e3')).toBe(1000);
+    // PHP's INF: beyond every bound, of its sign.
+    expect(toInteger('-1e400')).toBe(-Number.MAX_VALUE);
     expect(toInteger('5.5')).toBe('5.5');
     expect(toInteger('abc')).toBe('abc');
     expect(toInteger('')).toBe('');

@@ -12,11 +12,14 @@ const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
  * A numeric string that is a whole number becomes that number, as PHP's float reading makes it an
  * integer (rest_is_integer); anything else is left for validation to refuse. A whole number beyond
  * what the store can hold (a safe integer) is then refused by the range check, as the legacy site
- * refuses one beyond a declared bound ("must be between 1 (inclusive) and 100 (inclusive)").
+ * refuses one beyond a declared bound ("must be between 1 (inclusive) and 100 (inclusive)"). An
+ * exponent past a float's range (`-1e400`) is PHP's INF, which rest_is_integer takes too
+ * (round(INF) === INF): it becomes the largest whole number of its sign, beyond every bound.
  */
 export function toInteger(v: unknown): unknown {
   if (typeof v === 'string' && NUMERIC.test(v)) {
     const n = Number(v);
+    if (!Number.isFinite(n)) return Math.sign(n) * Number.MAX_VALUE;
     return Number.isInteger(n) ? n : v;
   }
   return v;
