@@ -311,6 +311,10 @@ describe('initiator_data.user_profile_url', () => {
     expect(event.details_html).toMatch(/^<table class="SimpleHistoryLogitem__keyValueTable"><tbody><div class="sh-FeedIntroduction">\n\t\t\t<div class="sh-FeedIntroduction-row">\n\t\t\t\t<div><span class="sh-FeedIntroduction-emoji">🚀<\/span><\/div>/);
     expect(event.details_html).toContain('events are automatically cleared after 60 days');
     expect(event.details_html).toMatch(/<\/div>\n\t\t<\/div><\/tbody><\/table>$/);
+    // Writing its message adds the key it lacks to its context, as the legacy message output does; without the message it is as stored.
+    expect(event.context).toEqual({ is_welcome_message: 'true', _message_key: null });
+    expect((await get(`/events/${id}?_fields=context,message_html`)).json().context).toEqual({ is_welcome_message: 'true', _message_key: null });
+    expect((await get(`/events/${id}?_fields=id,context`)).json()).toEqual({ id, context: { is_welcome_message: 'true' } });
   });
 
   it("shows the plugin logger's details of the log's installation events (imported from the legacy log) as the legacy site does", async () => {
