@@ -17,7 +17,7 @@ import { legacySide, lintelSide, type Answer, type Sent, type Side } from './cli
 import { IdMap } from './ids.ts';
 import { Recorder } from './record.ts';
 import { printReport, Tally } from './report.ts';
-import { differentialRequests, featuresOf, ID_SLOT, reachedTemplate, type DiffRequest } from './requests.ts';
+import { differentialRequests, featuresOf, ID_SLOT, reachedTemplate, templateIn, type DiffRequest } from './requests.ts';
 
 const opts = new Command()
   .name('npm run differential --')
@@ -93,11 +93,14 @@ await runConformance({
     await takeLegacyLog();
     let logTaken = true;
     const norm = { aliases: aliasNames(app.services.mappings) };
+    const templateOf = templateIn(app.services.table, norm.aliases);
     const ids = new IdMap();
     const tally = new Tally();
     const listed = loadDeviations();
     const recorder = opts.record ? new Recorder(opts.record, opts.recordFrom) : null;
     const requests = fc.sample(differentialRequests(app.services.table), { seed: opts.seed, numRuns: opts.runs }).filter((r) => !opts.only || r.namespace === opts.only);
+    // Where item routes take their records from: a write there creates one (Redirection's PUT and PATCH too; a bulk action's list answer makes none).
+    const collections = new Set(requests.flatMap((r) => (r.collection ? [r.collection] : [])));
     const started = Date.now();
     let done = 0;
 
@@ -116,7 +119,7 @@ await runConformance({
       const lintelJson = parsed(unprefixed);
       // A write's own answer already names the records it made by the IDs the two sides gave them.
       if (r.write && fromLegacy.status < 300 && fromLintel.status < 300) {
-        if (r.method === 'POST' && !r.path.includes(ID_SLOT)) ids.created(r.path, parsed(fromLegacy), lintelJson);
+        if (['POST', 'PUT', 'PATCH'].includes(r.effective) && collections.has(r.path)) ids.created(r.path, parsed(fromLegacy), lintelJson);
         ids.learn(parsed(fromLegacy), lintelJson);
       }
       // History events have the legacy IDs (the log is the legacy one, taken again before each history request after a write):
@@ -127,7 +130,7 @@ await runConformance({
       // A PHP crash ignores it: its error is read as it came, not as an envelope.
       const envelope = parseQueryString(r.query)._envelope !== undefined ? (parsed(fromLegacy) as { status?: unknown; body?: unknown } | undefined) : undefined;
       const enveloped = typeof envelope?.status === 'number' && 'body' in envelope;
-      const rows = listed.forRoute(r.effective, reachedTemplate(r), { status: enveloped ? (envelope.status as number) : fromLegacy.status });
+      const rows = listed.forRoute(r.effective, reachedTemplate(r, templateOf), { status: enveloped ? (envelope.status as number) : fromLegacy.status });
       const { fresh } = tally.add(r.route, r.namespace, found, rows, { legacy: legacy.curl(a), lintel: lintel.curl(b) }, enveloped, featuresOf(r));
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { Deviations } from '../../src/compare/deviations.ts';
 import type { Answer } from './clients.ts';
 import { printReport, Tally } from './report.ts';
-import { FRONT_PAGE, reachedTemplate, type DiffRequest } from './requests.ts';
+import { z } from 'zod';
+import { publicAccess } from '../../src/contract/permission.ts';
+import { json } from '../../src/contract/reply.ts';
+import { endpoint, route } from '../../src/contract/route.ts';
+import { RouteTable } from '../../src/contract/router.ts';
+import { FRONT_PAGE, reachedTemplate, templateIn, type DiffRequest } from './requests.ts';
 
 const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'content-type': 'application/json' }, headerList: [], body: JSON.stringify(body), elapsedS: 0 });
 const norm = { aliases: {} };
@@ -51,7 +56,11 @@ describe('differential report', () => {
     const tally = new Tally();
     const add = (legacy: unknown, lintel: unknown) => tally.add('GET /', 'index', tally.compare('GET /', answer(200, legacy), answer(200, lintel), norm), marked.forRoute('GET', '/', { status: 200 }), curls).verdict;
     expect([add({ routes: 1, name: 'a' }, { routes: 2, name: 'a' }), add({ routes: 1, name: 'a' }, { routes: 2, name: 'b' }), add({ name: 'a' }, { name: 'b' })]).toEqual(['allowed', 'allowed', 'allowed']);
-    expect(printReport(tally, { examples: 0 })).toContain(`${'index'.padEnd(20)} ${'3'.padStart(8)}  ${'0.0%'.padStart(9)}  ${'100.0%'.padStart(7)}  ${'33.3%'.padStart(8)}  ${'0.0%'.padStart(6)}`);
+    // Beside them, identical or contract: what a client of the contract sees answered as the legacy site or the contract.
+    expect(add({ routes: 1, name: 'a' }, { routes: 1, name: 'a' })).toBe('identical');
+    const report = printReport(tally, { examples: 0 });
+    expect(report).toContain('namespace            requests  identical  allowed  contract  as contract  differ');
+    expect(report).toContain(`${'index'.padEnd(20)} ${'4'.padStart(8)}  ${'25.0%'.padStart(9)}  ${'75.0%'.padStart(7)}  ${'25.0%'.padStart(8)}  ${'50.0%'.padStart(11)}  ${'0.0%'.padStart(6)}`);
   });
 
   it('sums each unlisted class over the routes it is met on, and counts verdicts per request feature', () => {
@@ -63,7 +72,7 @@ describe('differential report', () => {
     tally.add('GET /history/v1/events', 'history/v1', [], [], curls, false, []);
     const report = printReport(tally, { examples: 0, classes: 5 });
     expect(report).toContain('  ×2 on 2 routes: status: expected 404, got 200');
-    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+0\.0%\s+100\.0%/);
+    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+0\.0%\s+0\.0%\s+100\.0%/);
     expect(report.find((l) => l.startsWith('(none)'))).toMatch(/\(none\)\s+1\s+100\.0%/);
   });
 
@@ -109,13 +118,30 @@ describe('the route a request reaches', () => {
   });
   const form = (payload: string) => ({ type: 'application/x-www-form-urlencoded', payload });
 
+  // The site index and the calendar's item route, the latter under its alias too.
+  const table = new RouteTable();
+  const get = endpoint({ methods: ['GET'], args: {}, permission: publicAccess, response: json(z.unknown()), handler: () => ({ body: null }) });
+  table.add(route('', '/', get));
+  const item = route('calendar/events/v1', '/calendar/events/v1/events/(?P<id>\\d+)', get);
+  table.add(item);
+  table.add(item, 'tribe/events/v1');
+  const templateOf = templateIn(table, { 'tribe/events/v1': 'calendar/events/v1' });
+  const reached = (r: DiffRequest) => reachedTemplate(r, templateOf);
+
   it('is the front page where the rest_route WordPress reads is empty, else the request\'s route', () => {
-    expect(reachedTemplate(request('%20rest_route=&a=1'))).toBe(FRONT_PAGE);
-    expect(reachedTemplate(request('rest_route=/x&rest_route=0'))).toBe(FRONT_PAGE);
-    expect(reachedTemplate(request('', form('rest_route=')))).toBe(FRONT_PAGE);
+    expect(reached(request('%20rest_route=&a=1'))).toBe(FRONT_PAGE);
+    expect(reached(request('rest_route=/x&rest_route=0'))).toBe(FRONT_PAGE);
+    expect(reached(request('', form('rest_route=')))).toBe(FRONT_PAGE);
     // A PUT's form body is not read for it; a POST form's value differing from the query's is wp_die's.
-    expect(reachedTemplate(request('', form('rest_route='), 'PUT'))).toBe('/calendar/events/v1/events');
-    expect(reachedTemplate(request('rest_route=', form('rest_route=/x')))).toBe('/calendar/events/v1/events');
-    expect(reachedTemplate(request('rest_route[]='))).toBe('/calendar/events/v1/events');
+    expect(reached(request('', form('rest_route='), 'PUT'))).toBe('/calendar/events/v1/events');
+    expect(reached(request('rest_route=', form('rest_route=/x')))).toBe('/calendar/events/v1/events');
+    expect(reached(request('rest_route[]='))).toBe('/calendar/events/v1/events');
+  });
+
+  it('is the route a non-empty rest_route names, under any name PHP reads as it, whatever the path', () => {
+    expect(reached(request('id[a][b]=5&rest[route=%2F'))).toBe('/');
+    expect(reached(request('', form('rest.route=/tribe/events/v1/events/5')))).toBe('/calendar/events/v1/events/{id}');
+    // A route no one serves keeps its own name: no row names it.
+    expect(reached(request('rest_route=/nowhere'))).toBe('/nowhere');
   });
 });

@@ -193,15 +193,30 @@ export const FRONT_PAGE = '/?rest_route=';
 
 /**
  * The route template a request reaches, for DEVIATIONS.md: the front page when the `rest_route`
- * WordPress reads (a POST form's, else the query's; a repeated name's last value) is empty (`''` or
- * `'0'`), else the request's own. A POST form's and the query's differing is wp_die's, not the page.
+ * WordPress reads (a POST form's, else the query's, under any name PHP reads as it: `rest[route`;
+ * a repeated name's last value) is empty (`''` or `'0'`), the route a non-empty one names (it
+ * overrides the path, as WordPress's query vars override the permalink's: `templateOf`, the value
+ * itself when it names no route), else the request's own. A POST form's and the query's differing
+ * is wp_die's, not the page.
  */
-export function reachedTemplate(r: DiffRequest): string {
+export function reachedTemplate(r: DiffRequest, templateOf: (route: string) => string | null): string {
   const query = lastOf(parseQueryString(r.query).rest_route);
   const form = r.method === 'POST' && r.body?.type.startsWith('application/x-www-form-urlencoded') ? lastOf(parseQueryString(r.body.payload).rest_route) : undefined;
   if (form !== undefined && query !== undefined && JSON.stringify(form) !== JSON.stringify(query)) return r.template;
   const named = form ?? query;
-  return named === '' || named === '0' ? FRONT_PAGE : r.template;
+  if (named === '' || named === '0') return FRONT_PAGE;
+  return typeof named === 'string' ? (templateOf(named) ?? named) : r.template;
+}
+
+/** The template of the route a path reaches (an alias's route under the contract's name), as `reachedTemplate` reads it. */
+export function templateIn(table: RouteTable, aliases: Record<string, string>): (path: string) => string | null {
+  return (path) => {
+    const route = table.find(path);
+    if (!route) return null;
+    const template = openApiPath(route.pattern).path;
+    const contractName = aliases[route.namespace];
+    return contractName ? `/${contractName}${template.slice(route.namespace.length + 1)}` : template;
+  };
 }
 
 /**
