@@ -140,6 +140,9 @@ describe('the route a request reaches', () => {
 
   it('is the route a non-empty rest_route names, under any name PHP reads as it, whatever the path', () => {
     expect(reached(request('id[a][b]=5&rest[route=%2F'))).toBe('/');
+    // rest_api_loaded drops trailing slashes and backslashes (untrailingslashit): nothing left is the index.
+    expect(reached(request('rest[route=%5C'))).toBe('/');
+    expect(reached(request('rest_route=/tribe/events/v1/events/5/'))).toBe('/calendar/events/v1/events/{id}');
     expect(reached(request('', form('rest.route=/tribe/events/v1/events/5')))).toBe('/calendar/events/v1/events/{id}');
     // A route no one serves keeps its own name: no row names it.
     expect(reached(request('rest_route=/nowhere'))).toBe('/nowhere');

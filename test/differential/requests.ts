@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { openApiPath } from '../../src/contract/openapi.ts';
 import type { CompiledRoute, RouteTable } from '../../src/contract/router.ts';
 import { lastOf, parseQueryString } from '../../src/lib/php-params.ts';
+import { restRoute } from '../../src/http/rest-request.ts';
 import { formEncode, params, routePath, type Pair } from '../fuzz/requests.ts';
 
 /** The namespaces both sides serve (the oracle lacks the plugins of forms, downloads, blocks and AI). */
@@ -194,10 +195,10 @@ export const FRONT_PAGE = '/?rest_route=';
 /**
  * The route template a request reaches, for DEVIATIONS.md: the front page when the `rest_route`
  * WordPress reads (a POST form's, else the query's, under any name PHP reads as it: `rest[route`;
- * a repeated name's last value) is empty (`''` or `'0'`), the route a non-empty one names (it
- * overrides the path, as WordPress's query vars override the permalink's: `templateOf`, the value
- * itself when it names no route), else the request's own. A POST form's and the query's differing
- * is wp_die's, not the page.
+ * a repeated name's last value) is empty (`''` or `'0'`); the route a non-empty one names, which
+ * overrides the path as WordPress's query vars override the permalink's (`templateOf` the route
+ * rest_api_loaded serves for it: a lone `\` is the index; the value itself when it names no route); else
+ * the request's own. A POST form's and the query's differing is wp_die's, not the page.
  */
 export function reachedTemplate(r: DiffRequest, templateOf: (route: string) => string | null): string {
   const query = lastOf(parseQueryString(r.query).rest_route);
@@ -205,7 +206,7 @@ export function reachedTemplate(r: DiffRequest, templateOf: (route: string) => s
   if (form !== undefined && query !== undefined && JSON.stringify(form) !== JSON.stringify(query)) return r.template;
   const named = form ?? query;
   if (named === '' || named === '0') return FRONT_PAGE;
-  return typeof named === 'string' ? (templateOf(named) ?? named) : r.template;
+  return typeof named === 'string' ? (templateOf(restRoute(named)) ?? named) : r.template;
 }
 
 /** The template of the route a path reaches (an alias's route under the contract's name), as `reachedTemplate` reads it. */
