@@ -160,10 +160,24 @@ function matchRoute(table: RouteTable, call: RestCall): CompiledRoute | null {
 }
 
 function withAllow(o: Outcome, call: RestCall, refused = new Set<string>()): Outcome {
-  const allow = o.route ? allowHeader(o.route, call.ctx).split(', ').filter((m) => m && !refused.has(m)).join(', ') : '';
+  const allow = o.route ? allowedMethods(o.route, call, refused) : '';
   // The legacy site sends no Allow header when the caller may use no method of the route.
   if (allow) o.headers = { ...o.headers, Allow: allow };
   return o;
+}
+
+function allowedMethods(route: CompiledRoute, call: RestCall, refused: Set<string>): string {
+  return allowHeader(route, call.ctx).split(', ').filter((m) => m && !refused.has(m)).join(', ');
+}
+
+/**
+ * The Allow header of an OPTIONS answer to the route: rest_send_allow_header runs the permission
+ * callbacks for it too, so a method whose permission fails on the record the path names (a missing
+ * history event) is left out, as on any other request.
+ */
+export async function optionsAllow(table: RouteTable, route: CompiledRoute, call: RestCall): Promise<string> {
+  const method = route.endpoints[0]?.endpoint.methods[0] ?? 'GET';
+  return allowedMethods(route, call, await refusedOnRecord(pathOnly(table, { ...call, method })));
 }
 
 /** Unexpected failures are logged with their stack and answered without it; a store outage is a 503. */

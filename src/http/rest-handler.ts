@@ -12,7 +12,7 @@ import type { Params } from '../lib/php-params.ts';
 import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
-import { allowHeader, asRestError, dispatch, type Outcome } from './dispatch.ts';
+import { asRestError, dispatch, optionsAllow, type Outcome, type RestCall } from './dispatch.ts';
 import { effectiveMethod, readBody, requestedFields, type RestLocation } from './rest-request.ts';
 import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from '../contract/site-urls.ts';
@@ -83,28 +83,25 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
     return send({ headers, route: null, ...errorOutcome(err) }, null);
   }
 
+  const body = await readBody(header(req, 'content-type'), req.body);
+  const callIn = (store: Store): RestCall => ({
+    method,
+    route: loc.route,
+    query,
+    body,
+    ctx: { user, store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false },
+  });
   if (method === 'OPTIONS') {
     // Answered from the declaration alone: no permission or argument checks (rest_pre_dispatch).
     const route = table.find(loc.route, { user });
-    const body = route ? describeRoute(route.decl, (p) => urls.rest(p), true) : [];
-    // As for other methods, no Allow header when the caller may use no method of the route.
-    const allow = route ? allowHeader(route, { user }) : '';
-    return send({ status: 200, body, headers: allow ? { Allow: allow } : {}, route: null }, user);
+    const described = route ? describeRoute(route.decl, (p) => urls.rest(p), true) : [];
+    // As for other methods, no Allow header when the caller may use no method of the route, or none on the record the path names.
+    const allow = route ? await optionsAllow(table, route, callIn(services.store)) : '';
+    return send({ status: 200, body: described, headers: allow ? { Allow: allow } : {}, route: null }, user);
   }
 
-  const body = await readBody(header(req, 'content-type'), req.body);
   fields = requestedFields(body, method, query);
-  const run = async (store: Store) =>
-    send(
-      await dispatch(table, {
-        method,
-        route: loc.route,
-        query,
-        body,
-        ctx: { user, store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false },
-      }),
-      user,
-    );
+  const run = async (store: Store) => send(await dispatch(table, callIn(store)), user);
   const key = header(req, 'idempotency-key');
   const fingerprint = () => requestFingerprint(method, loc.route, JSON.stringify(query), req.body);
   const answer = key !== undefined && user && WRITES.has(method) ? await onceForKey(services.store, user.id, key.trim(), fingerprint(), run) : await run(services.store);

@@ -217,6 +217,13 @@ describe('has-updates and single events', () => {
     const stick = await post(`/events/${all[0]}/stick?id[]=1`, {});
     expect([stick.statusCode, stick.headers.allow]).toEqual([400, undefined]);
   });
+
+  it('leaves a method out of an OPTIONS answer\'s Allow when its permission fails on the event the path names, as for any other method', async () => {
+    const [first] = ids(await get('/events?ungrouped=true&per_page=1'));
+    const allow = async (url: string) => (await app.server.inject({ method: 'OPTIONS', url: `/wp-json/history/v1${url}`, headers: { authorization: admin } })).headers.allow;
+    expect([await allow(`/events/${first}`), await allow(`/events/${first}/stick`)]).toEqual(['GET', 'POST']);
+    expect([await allow('/events/999999'), await allow('/events/999999/stick')]).toEqual([undefined, undefined]);
+  });
 });
 
 describe('POST /events', () => {
