@@ -17,12 +17,16 @@ const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
  * (round(INF) === INF): it becomes the largest whole number of its sign, beyond every bound.
  */
 export function toInteger(v: unknown): unknown {
-  if (typeof v === 'string' && NUMERIC.test(v)) {
-    const n = Number(v);
-    if (!Number.isFinite(n)) return Math.sign(n) * Number.MAX_VALUE;
-    return Number.isInteger(n) ? n : v;
-  }
-  return v;
+  const n = typeof v === 'string' ? numericValue(v) : null;
+  if (n === null) return v;
+  if (!Number.isFinite(n)) return Math.sign(n) * Number.MAX_VALUE;
+  return Number.isInteger(n) ? n : v;
+}
+
+/** The number PHP reads a value as when is_numeric takes it (a number, or a numeric string); null for any other. */
+export function numericValue(v: unknown): number | null {
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' && NUMERIC.test(v) ? Number(v) : null;
 }
 
 export function toBoolean(v: unknown): unknown {

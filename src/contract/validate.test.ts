@@ -36,6 +36,17 @@ describe('integer arguments beyond what the store holds', () => {
   });
 });
 
+describe('integer arguments with declared bounds', () => {
+  // rest_validate_integer_value_from_schema checks the number's bounds first, then that it is whole.
+  it('refuse a number outside them as out of bounds, whole or not, and a fraction inside them as not an integer', async () => {
+    const args = { page: arg.integer({ minimum: 1 }) };
+    for (const page of ['0.5', '5e-324', 0.5, '-3']) {
+      expect((await refusal(args, { page })).data?.details, String(page)).toEqual({ page: { code: 'rest_out_of_bounds', message: 'page must be greater than or equal to 1', data: null } });
+    }
+    expect((await refusal(args, { page: '1.5' })).data?.details).toEqual({ page: { code: 'rest_invalid_type', message: 'page is not of type integer.', data: { param: 'page' } } });
+  });
+});
+
 describe('arguments with validate callbacks of their own', () => {
   const args = {
     per_page: arg.integer({ minimum: 1, maximum: 100 }),
