@@ -24,6 +24,8 @@ describe('WordPress coercion', () => {
 
   it('splits lists on commas and white space, dropping empties', () => {
     expect(toList('a,b c,,')).toEqual(['a', 'b', 'c']);
+    // rest_is_array takes a scalar as the list of its text.
+    expect([toList(5), toList(true), toList(false)]).toEqual([['5'], ['1'], []]);
     expect(toList('')).toEqual([]);
     expect(toList({ 0: 'x', 1: 'y' })).toEqual(['x', 'y']);
     expect(toList({ k: 'x' })).toEqual({ k: 'x' });

@@ -40,8 +40,13 @@ export function toBoolean(v: unknown): unknown {
   return v;
 }
 
-/** wp_parse_list: a string becomes a list split on commas and white space, empties dropped. */
+/**
+ * wp_parse_list: a string becomes a list split on commas and white space, empties dropped. A number
+ * or a boolean is a scalar rest_is_array takes as the list of its PHP text (`5`: `['5']`, `true`:
+ * `['1']`, `false`: `[]`); a float's text is JavaScript's, which differs from PHP's past 1e15 only.
+ */
 export function toList(v: unknown): unknown {
+  if (typeof v === 'number' || typeof v === 'boolean') return toList(v === true ? '1' : v === false ? '' : String(v));
   if (typeof v === 'string') return v.split(/[\s,]+/).filter((s) => s !== '');
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     // PHP arrays built from `a[0]=x&a[2]=y` arrive as objects with integer keys; WordPress takes any
