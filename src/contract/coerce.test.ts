@@ -7,6 +7,8 @@ describe('WordPress coercion', () => {
     expect(toInteger(' 5')).toBe(5);
     expect(toInteger('5.0')).toBe(5);
     expect(toInteger('1e3')).toBe(1000);
+    // PHP's INF: beyond every bound, of its sign.
+    expect(toInteger('-1e400')).toBe(-Number.MAX_VALUE);
     expect(toInteger('5.5')).toBe('5.5');
     expect(toInteger('abc')).toBe('abc');
     expect(toInteger('')).toBe('');
@@ -22,6 +24,8 @@ describe('WordPress coercion', () => {
 
   it('splits lists on commas and white space, dropping empties', () => {
     expect(toList('a,b c,,')).toEqual(['a', 'b', 'c']);
+    // rest_is_array takes a scalar as the list of its text.
+    expect([toList(5), toList(true), toList(false)]).toEqual([['5'], ['1'], []]);
     expect(toList('')).toEqual([]);
     expect(toList({ 0: 'x', 1: 'y' })).toEqual(['x', 'y']);
     expect(toList({ k: 'x' })).toEqual({ k: 'x' });

@@ -12,14 +12,21 @@ const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
  * A numeric string that is a whole number becomes that number, as PHP's float reading makes it an
  * integer (rest_is_integer); anything else is left for validation to refuse. A whole number beyond
  * what the store can hold (a safe integer) is then refused by the range check, as the legacy site
- * refuses one beyond a declared bound ("must be between 1 (inclusive) and 100 (inclusive)").
+ * refuses one beyond a declared bound ("must be between 1 (inclusive) and 100 (inclusive)"). An
+ * exponent past a float's range (`-1e400`) is PHP's INF, which rest_is_integer takes too
+ * (round(INF) === INF): it becomes the largest whole number of its sign, beyond every bound.
  */
 export function toInteger(v: unknown): unknown {
-  if (typeof v === 'string' && NUMERIC.test(v)) {
-    const n = Number(v);
-    return Number.isInteger(n) ? n : v;
-  }
-  return v;
+  const n = typeof v === 'string' ? numericValue(v) : null;
+  if (n === null) return v;
+  if (!Number.isFinite(n)) return Math.sign(n) * Number.MAX_VALUE;
+  return Number.isInteger(n) ? n : v;
+}
+
+/** The number PHP reads a value as when is_numeric takes it (a number, or a numeric string); null for any other. */
+export function numericValue(v: unknown): number | null {
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' && NUMERIC.test(v) ? Number(v) : null;
 }
 
 export function toBoolean(v: unknown): unknown {
@@ -33,8 +40,13 @@ export function toBoolean(v: unknown): unknown {
   return v;
 }
 
-/** wp_parse_list: a string becomes a list split on commas and white space, empties dropped. */
+/**
+ * wp_parse_list: a string becomes a list split on commas and white space, empties dropped. A number
+ * or a boolean is a scalar rest_is_array takes as the list of its PHP text (`5`: `['5']`, `true`:
+ * `['1']`, `false`: `[]`); a float's text is JavaScript's, which differs from PHP's past 1e15 only.
+ */
 export function toList(v: unknown): unknown {
+  if (typeof v === 'number' || typeof v === 'boolean') return toList(v === true ? '1' : v === false ? '' : String(v));
   if (typeof v === 'string') return v.split(/[\s,]+/).filter((s) => s !== '');
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     // PHP arrays built from `a[0]=x&a[2]=y` arrive as objects with integer keys; WordPress takes any

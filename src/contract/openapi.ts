@@ -46,7 +46,7 @@ export function openApiPath(pattern: string): { path: string; params: PathParam[
  */
 export function matchedTemplate(table: RouteTable, method: string, route: string): string | null {
   const matched = table.match(route, method.toUpperCase() as Method);
-  return matched ? openApiPath(matched.route.pattern).path : null;
+  return matched ? openApiPath(matched.route.declaredPattern).path : null;
 }
 
 const BODY_METHODS = new Set<Method>(['POST', 'PUT', 'PATCH']);

@@ -54,9 +54,9 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
   /** Whether `batch/v1` may run this endpoint (the index shows it as `allow_batch: {v1: true}`). */
   allowBatch?: boolean;
   /**
-   * Its parameters never reach the store as sent: an index, or `batch/v1`, whose items are each
-   * refused input the store cannot hold (core-nul-bytes) as requests of their own. A NUL byte in
-   * them is then not refused, as on the legacy site.
+   * Its parameters never reach the store as sent: an index, oEmbed's routes, or `batch/v1`, whose
+   * items are each refused input the store cannot hold (core-nul-bytes) as requests of their own.
+   * A NUL byte in them is then not refused, as on the legacy site.
    */
   storesNoInput?: true;
   /**

@@ -16,6 +16,8 @@ export interface CompiledRoute {
   /** The namespace this compiled copy answers under (the declared one or an alias). */
   namespace: string;
   pattern: string;
+  /** The pattern as the contract declares it (an alias's copy answers under another namespace). */
+  declaredPattern: string;
   regex: RegExp;
   /** Path parameters that are record IDs (a digits-only group such as `(?P<id>\d+)`). */
   integerParams: string[];
@@ -53,7 +55,7 @@ export class RouteTable {
     }
     if (namespace && !this.namespaces.includes(namespace)) this.namespaces.push(namespace);
     const integerParams = [...pattern.matchAll(INTEGER_GROUP)].map((m) => m[1]!);
-    this.routes.push({ decl: { ...decl, namespace, pattern }, namespace, pattern, regex: new RegExp(`^${source}$`, 'i'), integerParams, endpoints });
+    this.routes.push({ decl: { ...decl, namespace, pattern }, namespace, pattern, declaredPattern: decl.pattern, regex: new RegExp(`^${source}$`, 'i'), integerParams, endpoints });
   }
 
   /** Candidate routes are those of the namespaces the path starts with, else all (as WordPress). */

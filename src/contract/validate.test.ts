@@ -17,7 +17,8 @@ async function refusal(args: Parameters<typeof compileArgs>[0], params: Record<s
 describe('integer arguments beyond what the store holds', () => {
   // rest_is_integer reads a numeric string as a float: a whole number, then out of the declared bounds.
   it('are out of the declared bounds, as the legacy site says, whether sent as text or as a JSON number', async () => {
-    for (const per_page of ['9223372036854775807', 2 ** 63, '1e20']) {
+    // An exponent past a float's range is PHP's INF, an integer to rest_is_integer too.
+    for (const per_page of ['9223372036854775807', 2 ** 63, '1e20', '1e400', '-1e400']) {
       const body = await refusal({ per_page: arg.integer({ minimum: 1, maximum: 100 }) }, { per_page });
       expect(body.data).toMatchObject({
         status: 400,
@@ -28,8 +29,21 @@ describe('integer arguments beyond what the store holds', () => {
   });
 
   it('are still refused without a declared bound (the store keeps exact integers only)', async () => {
-    const body = await refusal({ id: arg.integer() }, { id: '9223372036854775808' });
-    expect(body.data).toMatchObject({ details: { id: { code: 'rest_out_of_bounds' } } });
+    for (const id of ['9223372036854775808', '-1e400']) {
+      const body = await refusal({ id: arg.integer() }, { id });
+      expect(body.data).toMatchObject({ details: { id: { code: 'rest_out_of_bounds' } } });
+    }
+  });
+});
+
+describe('integer arguments with declared bounds', () => {
+  // rest_validate_integer_value_from_schema checks the number's bounds first, then that it is whole.
+  it('refuse a number outside them as out of bounds, whole or not, and a fraction inside them as not an integer', async () => {
+    const args = { page: arg.integer({ minimum: 1 }) };
+    for (const page of ['0.5', '5e-324', 0.5, '-3']) {
+      expect((await refusal(args, { page })).data?.details, String(page)).toEqual({ page: { code: 'rest_out_of_bounds', message: 'page must be greater than or equal to 1', data: null } });
+    }
+    expect((await refusal(args, { page: '1.5' })).data?.details).toEqual({ page: { code: 'rest_invalid_type', message: 'page is not of type integer.', data: { param: 'page' } } });
   });
 });
 

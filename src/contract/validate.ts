@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from '../lib/php-params.ts';
+import { numericValue } from './coerce.ts';
 import { checksTypeAfterCallbacks, hasValidateCallback, lookupOf, typeCheckOf } from './args.ts';
 import type { RestContext } from './context.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
@@ -193,6 +194,8 @@ function toParamError(a: CompiledArg, issue: Issue): ParamError {
         const parent = a.name + path.slice(0, -1).map((p) => `[${String(p)}]`).join('');
         return { code: 'rest_property_required', message: `${String(path[path.length - 1])} is a required property of ${parent}.`, data: null };
       }
+      // rest_validate_integer_value_from_schema checks a number's declared bounds before it checks it is whole (`page=0.5`: below 1).
+      if (s.type === 'integer' && outOfBounds(numericValue(issue.input), s)) return { code: 'rest_out_of_bounds', message: boundsMessage(param, s.minimum, s.maximum), data: null };
       return { code: 'rest_invalid_type', message: `${param} is not of type ${typeName(s, issue.expected)}.`, data: { param } };
     case 'invalid_value':
       // rest_validate_value_from_schema checks the type before the enum.
@@ -231,11 +234,17 @@ function boundsError(param: string, issue: Extract<Issue, { code: 'too_small' | 
   // Without a declared bound, the bound zod checks: the safe integers (what the store can hold).
   const min = typeof s.minimum === 'number' ? s.minimum : small ? Number(issue.minimum) : undefined;
   const max = typeof s.maximum === 'number' ? s.maximum : small ? undefined : Number(issue.maximum);
-  let message: string;
-  if (min !== undefined && max !== undefined) message = `${param} must be between ${min} (inclusive) and ${max} (inclusive)`;
-  else if (min !== undefined) message = `${param} must be greater than or equal to ${min}`;
-  else message = `${param} must be less than or equal to ${max}`;
-  return { code: 'rest_out_of_bounds', message, data: null };
+  return { code: 'rest_out_of_bounds', message: boundsMessage(param, min, max), data: null };
+}
+
+function outOfBounds(n: number | null, s: JsonSchema): boolean {
+  return n !== null && ((typeof s.minimum === 'number' && n < s.minimum) || (typeof s.maximum === 'number' && n > s.maximum));
+}
+
+function boundsMessage(param: string, min: unknown, max: unknown): string {
+  if (typeof min === 'number' && typeof max === 'number') return `${param} must be between ${min} (inclusive) and ${max} (inclusive)`;
+  if (typeof min === 'number') return `${param} must be greater than or equal to ${min}`;
+  return `${param} must be less than or equal to ${max}`;
 }
 
 /** The one `rest_invalid_param` error for every invalid parameter, as WordPress reports them. */

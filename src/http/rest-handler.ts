@@ -12,7 +12,7 @@ import type { Params } from '../lib/php-params.ts';
 import type { Services } from '../services.ts';
 import { cachedAnswer, cachePlan } from './cached-rest.ts';
 import { labelRoute } from './metrics.ts';
-import { asRestError, dispatch, optionsAllow, type Outcome } from './dispatch.ts';
+import { asRestError, dispatch, optionsAllow, type Outcome, type RestCall } from './dispatch.ts';
 import { effectiveMethod, readBody, requestedFields, type RestLocation } from './rest-request.ts';
 import { NO_CACHE, shape, type RestAnswer } from './shape.ts';
 import { siteUrls } from '../contract/site-urls.ts';
@@ -87,15 +87,21 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   // PHP fills $_POST (form fields, files) only for a real POST, and WordPress parses a form body itself
   // only for another method: a request made a POST by `_method` or the override header has no form.
   const body = req.method !== 'POST' && method === 'POST' ? { ...read, form: null, files: new Map() } : read;
-  const ctx = { user, store: services.store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false };
+  const callIn = (store: Store): RestCall => ({
+    method,
+    route: loc.route,
+    query,
+    body,
+    ctx: { user, store, clock: services.clock, urls, log: req.log, headers: req.headers, ip: req.ip, inBatch: false },
+  });
   if (method === 'OPTIONS') {
     // Answered from the declaration alone: no argument checks (rest_pre_dispatch); the Allow header runs the permissions.
     const route = table.find(loc.route, { user });
     const described = route ? describeRoute(route.decl, (p) => urls.rest(p), true) : [];
-    // As for other methods, no Allow header when the caller may use no method of the route.
+    // As for other methods, no Allow header when the caller may use no method of the route, or none on the record the path names.
     let allow = '';
     try {
-      if (route) allow = await optionsAllow(route, { method, route: loc.route, query, body, ctx });
+      if (route) allow = await optionsAllow(route, callIn(services.store));
     } catch (e) {
       // The record checks read the store: an outage is its 503, as for any other method.
       return send({ headers: {}, route: null, ...errorOutcome(asRestError(e, req.log)) }, user);
@@ -104,17 +110,7 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   }
 
   fields = requestedFields(body, method, query);
-  const run = async (store: Store) =>
-    send(
-      await dispatch(table, {
-        method,
-        route: loc.route,
-        query,
-        body,
-        ctx: { ...ctx, store },
-      }),
-      user,
-    );
+  const run = async (store: Store) => send(await dispatch(table, callIn(store)), user);
   const key = header(req, 'idempotency-key');
   const fingerprint = () => requestFingerprint(method, loc.route, JSON.stringify(query), req.body);
   const answer = key !== undefined && user && WRITES.has(method) ? await onceForKey(services.store, user.id, key.trim(), fingerprint(), run) : await run(services.store);

@@ -27,7 +27,7 @@ export interface RestPrefixes {
  * and nothing left is the index. The route is matched as it is: without its leading slash
  * (`?rest_route=oembed/1.0`) or with two (`/wp-json//oembed/1.0`) it names no route.
  */
-function restRoute(route: string): string {
+export function restRoute(route: string): string {
   const r = route.replace(/[/\\]+$/, '');
   return r === '' || r === '0' ? '/' : r;
 }

@@ -67,12 +67,7 @@ export function serialize(body: unknown): string | Buffer {
  * shaping runs after a write is committed.
  */
 export function filterFields(answer: unknown, fields: unknown): unknown {
-  // A repeated plain key is its last value, as in PHP; then wp_parse_list: a string is split, an array of any keys gives its scalar values.
-  const value = lastOf(fields);
-  const list = typeof value === 'string' ? toList(value) : value !== null && typeof value === 'object' ? Object.values(value) : [];
-  // A number or boolean a JSON body lists is a field too, named as PHP prints it (true `1`, false ``), and seldom any key's.
-  const named = (Array.isArray(list) ? list : []).flatMap((f) => (typeof f === 'string' || typeof f === 'number' ? [String(f)] : typeof f === 'boolean' ? [f ? '1' : ''] : []));
-  const paths = named.map((f) => f.trim().split('.'));
+  const paths = fieldPaths(fields);
   if (paths.length === 0) return answer;
   const body = parsed(answer);
   const pick = (obj: unknown): unknown => {
@@ -84,6 +79,25 @@ export function filterFields(answer: unknown, fields: unknown): unknown {
     return emptyAsPhpArray(out, made);
   };
   return Array.isArray(body) ? body.map(pick) : pick(body);
+}
+
+/** The paths `_fields` names (`b.c`: `['b', 'c']`); none when it names no field, and every field is kept. */
+function fieldPaths(fields: unknown): string[][] {
+  // A repeated plain key is its last value, as in PHP; then wp_parse_list: a string is split, an array of any keys gives its scalar values.
+  const value = lastOf(fields);
+  const list = typeof value === 'string' ? toList(value) : value !== null && typeof value === 'object' ? Object.values(value) : [];
+  // A number or boolean a JSON body lists is a field too, named as PHP prints it (true `1`, false ``), and seldom any key's.
+  const named = (Array.isArray(list) ? list : []).flatMap((f) => (typeof f === 'string' || typeof f === 'number' ? [String(f)] : typeof f === 'boolean' ? [f ? '1' : ''] : []));
+  return named.map((f) => f.trim().split('.'));
+}
+
+/**
+ * Whether an answer filtered by `_fields` keeps a top-level field (WordPress's rest_is_field_included):
+ * for handlers whose legacy output depends on the fields computed.
+ */
+export function fieldIncluded(fields: unknown, name: string): boolean {
+  const paths = fieldPaths(fields);
+  return paths.length === 0 || paths.some((p) => p[0] === name);
 }
 
 // Only own keys are followed and written (a `_fields` path such as `__proto__.x` names a key

@@ -168,6 +168,9 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     const created = await send({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: admin, 'content-type': 'application/json' }, payload: { title: 'Embedded', status: 'publish', ...EVENT_DATES } });
     const embed = await send({ method: 'GET', url: `/wp-json/oembed/1.0/embed?url=${encodeURIComponent(`${created.json().url}\0`)}` });
     expect(embed.statusCode, embed.body).toBe(200);
+    // Its other parameters are only compared or read as integers: a `format` that is not `xml` is JSON, NUL or not.
+    const format = await send({ method: 'GET', url: `/wp-json/oembed/1.0/embed?url=${encodeURIComponent(created.json().url)}&format=xml%00&maxwidth=300%00` });
+    expect([format.statusCode, format.headers['content-type'], format.json().width]).toEqual([200, 'application/json; charset=UTF-8', 300]);
     await stillHealthy();
   });
 

@@ -103,6 +103,8 @@ await runConformance({
     const listed = loadDeviations();
     const recorder = opts.record ? new Recorder(opts.record, opts.recordFrom) : null;
     const requests = fc.sample(differentialRequests(app.services.table), { seed: opts.seed, numRuns: opts.runs }).filter((r) => !opts.only || r.namespace === opts.only);
+    // Where item routes take their records from: a write there creates one (Redirection's PUT and PATCH too; a bulk action's list answer makes none).
+    const collections = new Set(requests.flatMap((r) => (r.collection ? [r.collection] : [])));
     const started = Date.now();
     let done = 0;
 
@@ -121,7 +123,7 @@ await runConformance({
       const lintelJson = parsed(unprefixed);
       // A write's own answer already names the records it made by the IDs the two sides gave them.
       if (r.write && fromLegacy.status < 300 && fromLintel.status < 300) {
-        if (r.method === 'POST' && !r.path.includes(ID_SLOT)) ids.created(r.path, parsed(fromLegacy), lintelJson);
+        if (['POST', 'PUT', 'PATCH'].includes(r.effective) && collections.has(r.path)) ids.created(r.path, parsed(fromLegacy), lintelJson);
         ids.learn(parsed(fromLegacy), lintelJson);
       }
       // History events have the legacy IDs (the log is the legacy one, taken again before each history request after a write):

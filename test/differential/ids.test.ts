@@ -34,4 +34,22 @@ describe('differential ID map', () => {
       ids.pick({ path: `${collection}/{id}`, collection, write: true, pick } as DiffRequest);
     expect(read('/calendar/events/v1/organizers', 0)).toEqual({ legacy: 27, lintel: 25 });
   });
+
+  it('pairs the newest redirect or group of a Redirection create, which answers its page of items, in its own collection', () => {
+    const ids = new IdMap();
+    // The legacy site spent redirect ID 6 on a record Lintel did not make: their next redirects are 7 and 6.
+    const page = (...items: number[]) => ({ items: items.map((id) => ({ id, group_id: 1 })), total: items.length });
+    ids.created('/redirection/v1/redirect', page(7, 5, 4), page(6, 5, 4));
+    ids.created('/redirection/v1/group', { items: [{ id: 1 }, { id: 4 }] }, { items: [{ id: 1 }, { id: 3 }] });
+
+    expect(ids.asLegacy(page(6, 5), '/redirection/v1/redirect')).toEqual(page(7, 5));
+    expect(ids.asLegacy(page(6), '/redirection/v1/bulk/redirect/{bulk}')).toEqual(page(7));
+    // A group's ID is read in the groups' pairs, under its own key or on the group routes; redirect 6 is not group 6.
+    expect(ids.asLegacy({ id: 6, group_id: 3 }, '/redirection/v1/redirect/{id}')).toEqual({ id: 7, group_id: 4 });
+    expect(ids.asLegacy({ items: [{ id: 3 }, { id: 6 }] }, '/redirection/v1/group')).toEqual({ items: [{ id: 4 }, { id: 6 }] });
+
+    const write = (collection: string) => ids.pick({ path: `${collection}/{id}`, collection, write: true, pick: 0 } as DiffRequest);
+    expect(write('/redirection/v1/redirect')).toEqual({ legacy: 7, lintel: 6 });
+    expect(write('/redirection/v1/group')).toEqual({ legacy: 4, lintel: 3 });
+  });
 });

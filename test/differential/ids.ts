@@ -44,7 +44,8 @@ const isPost = (o: Record<string, unknown>) => typeof o.id === 'number' && 'glob
 export class IdMap {
   private readonly made = new Map<string, number[]>();
   private readonly posts = new Pairs();
-  private readonly others = new Pairs();
+  /** Per collection of other records (redirects, groups, terms), their pairs: each has its own ID space. */
+  private readonly others = new Map<string, Pairs>();
 
   /** The IDs filling the request's slot on each side, or null when a write has no record of its own to change. */
   pick(r: DiffRequest): { legacy: number; lintel: number } | null {
@@ -83,19 +84,38 @@ export class IdMap {
    */
   asLegacy(value: unknown, template = ''): unknown {
     const onPosts = /^\/calendar\/events\/v1\/(events|venues|organizers)\b/.test(template);
-    return this.read(value, '', false, onPosts ? ROOT : NONE);
+    return this.read(value, '', false, onPosts ? ROOT : NONE, template);
   }
 
-  private read(value: unknown, key: string, inPost: boolean, posts: PostPlaces): unknown {
-    if (Array.isArray(value)) return value.map((v) => this.read(v, '', inPost, posts === LIST ? ITEM : NONE));
+  private read(value: unknown, key: string, inPost: boolean, posts: PostPlaces, template: string): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.read(v, '', inPost, posts === LIST ? ITEM : NONE, template));
     if (isObject(value)) {
       const post = typeof value.id === 'number' && ('global_id' in value || posts === ROOT || posts === ITEM);
       const below = (k: string) => (posts === ROOT && k === 'body' ? ROOT : posts === ROOT && /^(events|venues|organizers)$/.test(k) ? LIST : NONE);
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, post && k === 'id' ? this.postId(v as number) : this.read(v, k, inPost || post, below(k))]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, post && k === 'id' ? this.postId(v as number) : this.read(v, k, inPost || post, below(k), template)]));
     }
-    if (typeof value === 'number' && /^(id|ID|.+_id)$/.test(key)) return this.others.legacyOf.get(value) ?? value;
+    if (typeof value === 'number' && /^(id|ID|.+_id)$/.test(key)) return this.otherId(value, key, template);
     if (typeof value === 'string' && inPost) return value.replace(POST_ID_IN_TEXT, (_, before: string, id: string) => `${before}${this.postId(Number(id))}`);
     return value;
+  }
+
+  /**
+   * Lintel's ID of another record as the legacy one, in the collection the key names (`group_id`: the
+   * namespace's `group`), else the one the route names (`/redirection/v1/bulk/redirect/…`: `redirect`),
+   * else the first pairing of any collection of the route's namespace (terms inside an event).
+   */
+  private otherId(id: number, key: string, template: string): number {
+    const segments = template.split('/');
+    const inNamespace = [...this.others].filter(([c]) => template.startsWith(`${c.slice(0, c.lastIndexOf('/'))}/`));
+    const named = (name: string) => inNamespace.filter(([c]) => c.slice(c.lastIndexOf('/') + 1) === name);
+    const byKey = /^(.+)_id$/.exec(key)?.[1];
+    const byRoute = inNamespace.filter(([c]) => segments.includes(c.slice(c.lastIndexOf('/') + 1)));
+    const scope = (byKey && named(byKey).length ? named(byKey) : byRoute.length === 1 && !byKey ? byRoute : inNamespace).map(([, p]) => p);
+    for (const p of scope) {
+      const legacy = p.legacyOf.get(id);
+      if (legacy !== undefined) return legacy;
+    }
+    return id;
   }
 
   private postId(id: number): number {
@@ -103,13 +123,21 @@ export class IdMap {
   }
 
   private pairsOf(collection: string | null): Pairs {
-    return collection !== null && POST_COLLECTION.test(collection) ? this.posts : this.others;
+    if (collection === null) return new Pairs();
+    if (POST_COLLECTION.test(collection)) return this.posts;
+    const pairs = this.others.get(collection) ?? new Pairs();
+    this.others.set(collection, pairs);
+    return pairs;
   }
 }
 
-/** The ID of a created record: `{id}`, or the first item's of a list answer (redirection answers its page of items). */
+/**
+ * The ID of a created record: `{id}`, or in a list answer (a redirection create answers its page of
+ * items) the highest item ID, the newest record on either side: both give IDs in increasing order.
+ */
 function idOf(body: unknown): number | null {
-  const b = body as { id?: unknown; items?: { id?: unknown }[] } | null;
+  const b = body as { id?: unknown; items?: unknown } | null;
   if (typeof b?.id === 'number') return b.id;
-  return null;
+  const ids = Array.isArray(b?.items) ? b.items.map((i) => (isObject(i) ? i.id : undefined)).filter((id): id is number => typeof id === 'number') : [];
+  return ids.length ? Math.max(...ids) : null;
 }

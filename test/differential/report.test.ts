@@ -56,7 +56,11 @@ describe('differential report', () => {
     const tally = new Tally();
     const add = (legacy: unknown, lintel: unknown) => tally.add('GET /', 'index', tally.compare('GET /', answer(200, legacy), answer(200, lintel), norm), marked.forRoute('GET', '/', { status: 200 }), curls).verdict;
     expect([add({ routes: 1, name: 'a' }, { routes: 2, name: 'a' }), add({ routes: 1, name: 'a' }, { routes: 2, name: 'b' }), add({ name: 'a' }, { name: 'b' })]).toEqual(['allowed', 'allowed', 'allowed']);
-    expect(printReport(tally, { examples: 0 })).toContain(`${'index'.padEnd(20)} ${'3'.padStart(8)}  ${'0.0%'.padStart(9)}  ${'100.0%'.padStart(7)}  ${'33.3%'.padStart(8)}  ${'0.0%'.padStart(6)}`);
+    // Beside them, identical or contract: what a client of the contract sees answered as the legacy site or the contract.
+    expect(add({ routes: 1, name: 'a' }, { routes: 1, name: 'a' })).toBe('identical');
+    const report = printReport(tally, { examples: 0 });
+    expect(report).toContain('namespace            requests  identical  allowed  contract  as contract  differ');
+    expect(report).toContain(`${'index'.padEnd(20)} ${'4'.padStart(8)}  ${'25.0%'.padStart(9)}  ${'75.0%'.padStart(7)}  ${'25.0%'.padStart(8)}  ${'50.0%'.padStart(11)}  ${'0.0%'.padStart(6)}`);
   });
 
   it('sums each unlisted class over the routes it is met on, and counts verdicts per request feature', () => {
@@ -68,7 +72,7 @@ describe('differential report', () => {
     tally.add('GET /history/v1/events', 'history/v1', [], [], curls, false, []);
     const report = printReport(tally, { examples: 0, classes: 5 });
     expect(report).toContain('  ×2 on 2 routes: status: expected 404, got 200');
-    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+0\.0%\s+100\.0%/);
+    expect(report.find((l) => l.startsWith('rest_route (query)'))).toMatch(/rest_route \(query\)\s+2\s+0\.0%\s+0\.0%\s+0\.0%\s+0\.0%\s+100\.0%/);
     expect(report.find((l) => l.startsWith('(none)'))).toMatch(/\(none\)\s+1\s+100\.0%/);
   });
 
@@ -118,6 +122,12 @@ describe('the route a request reaches', () => {
   const declared = (namespace: string, pattern: string) => route(namespace, pattern, endpoint({ methods: ['POST', 'PUT'], args: {}, response: json(z.null()), permission: publicAccess, handler: () => ({ status: 200, body: null }) }));
   table.add(declared('calendar/events/v1', '/calendar/events/v1/events'));
   table.add(declared('redirection/v1', '/redirection/v1/redirect/(?P<id>\\d+)'));
+  // The site index and the calendar's item route, the latter under its alias too.
+  const get = endpoint({ methods: ['GET'], args: {}, permission: publicAccess, response: json(z.unknown()), handler: () => ({ body: null }) });
+  table.add(route('', '/', get));
+  const item = route('calendar/events/v1', '/calendar/events/v1/events/(?P<id>\\d+)', get);
+  table.add(item);
+  table.add(item, 'tribe/events/v1');
   const reached = (r: DiffRequest) => reachedTemplate(r, table, { restPrefix: 'wp-json', locales: ['fr'] });
 
   it('is the front page where the rest_route WordPress reads is empty, else the route it names', async () => {
@@ -131,5 +141,13 @@ describe('the route a request reaches', () => {
     // A rest_route naming another route reaches that route, whose rows apply; an unknown one, no route's.
     expect(await reached(request('rest_route=/redirection/v1/redirect/5'))).toBe('/redirection/v1/redirect/{id}');
     expect(await reached({ ...request(''), locale: '/fr', body: form('rest_route=/nope/v1') })).toBe('/nope/v1');
+  });
+
+  it('is the route a non-empty rest_route names, under any name PHP reads as it, whatever the path', async () => {
+    expect(await reached(request('id[a][b]=5&rest[route=%2F'))).toBe('/');
+    // rest_api_loaded drops trailing slashes and backslashes (untrailingslashit): nothing left is the index.
+    expect(await reached(request('rest[route=%5C'))).toBe('/');
+    expect(await reached(request('rest_route=/tribe/events/v1/events/5/'))).toBe('/calendar/events/v1/events/{id}');
+    expect(await reached(request('', form('rest.route=/tribe/events/v1/events/5')))).toBe('/calendar/events/v1/events/{id}');
   });
 });

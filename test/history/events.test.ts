@@ -217,6 +217,13 @@ describe('has-updates and single events', () => {
     const stick = await post(`/events/${all[0]}/stick?id[]=1`, {});
     expect([stick.statusCode, stick.headers.allow]).toEqual([400, undefined]);
   });
+
+  it('leaves a method out of an OPTIONS answer\'s Allow when its permission fails on the event the path names, as for any other method', async () => {
+    const [first] = ids(await get('/events?ungrouped=true&per_page=1'));
+    const allow = async (url: string) => (await app.server.inject({ method: 'OPTIONS', url: `/wp-json/history/v1${url}`, headers: { authorization: admin } })).headers.allow;
+    expect([await allow(`/events/${first}`), await allow(`/events/${first}/stick`)]).toEqual(['GET', 'POST']);
+    expect([await allow('/events/999999'), await allow('/events/999999/stick')]).toEqual([undefined, undefined]);
+  });
 });
 
 describe('POST /events', () => {
@@ -311,6 +318,10 @@ describe('initiator_data.user_profile_url', () => {
     expect(event.details_html).toMatch(/^<table class="SimpleHistoryLogitem__keyValueTable"><tbody><div class="sh-FeedIntroduction">\n\t\t\t<div class="sh-FeedIntroduction-row">\n\t\t\t\t<div><span class="sh-FeedIntroduction-emoji">🚀<\/span><\/div>/);
     expect(event.details_html).toContain('events are automatically cleared after 60 days');
     expect(event.details_html).toMatch(/<\/div>\n\t\t<\/div><\/tbody><\/table>$/);
+    // Writing its message adds the key it lacks to its context, as the legacy message output does; without the message it is as stored.
+    expect(event.context).toEqual({ is_welcome_message: 'true', _message_key: null });
+    expect((await get(`/events/${id}?_fields=context,message_html`)).json().context).toEqual({ is_welcome_message: 'true', _message_key: null });
+    expect((await get(`/events/${id}?_fields=id,context`)).json()).toEqual({ id, context: { is_welcome_message: 'true' } });
   });
 
   it("shows the plugin logger's details of the log's installation events (imported from the legacy log) as the legacy site does", async () => {

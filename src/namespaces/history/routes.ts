@@ -8,6 +8,7 @@ import { errors } from '../../contract/error-codes.ts';
 import { needs, onRecord, type Permission } from '../../contract/permission.ts';
 import { endpoint, route, type Args, type RestResult, type ResultHeaders, type RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../contract/context.ts';
+import { fieldIncluded } from '../../http/shape.ts';
 import type { Services } from '../../services.ts';
 import type { HistoryRow } from '../../store/history.ts';
 import { invalidParam } from '../../contract/validate.ts';
@@ -104,7 +105,8 @@ async function existingTerms(ctx: RestContext, rows: HistoryRow[]): Promise<Set<
 async function shapeAll(ctx: RestContext, rows: HistoryRow[], stickyAppended = false) {
   const [site, names, posts, terms] = await Promise.all([siteOf(ctx), namedUsers(ctx, rows), existingPosts(ctx, rows), existingTerms(ctx, rows)]);
   const editsUsers = can(ctx.user, 'manage_options');
-  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users: new Set(names.keys()), posts, terms }));
+  const messageShown = fieldIncluded(ctx.params._fields, 'message') || fieldIncluded(ctx.params._fields, 'message_html');
+  return rows.map((r) => eventObject(site, r, { stickyAppended, reader: ctx.user?.id ?? null, names, editsUsers, users: new Set(names.keys()), posts, terms, messageShown }));
 }
 
 /** `Link` with prev/next as core's collections write it: the request's query with `page` changed. */

@@ -214,6 +214,11 @@ export interface ShapeOptions {
   posts?: Set<number>;
   /** The terms the term logger's events name (`term_id`) that exist. */
   terms?: Set<number>;
+  /**
+   * Whether the answer shows `message` or `message_html`: writing them (get_log_row_plain_text_output)
+   * adds `_message_key: null` to the legacy event's context when it has none, and the context shown is that one.
+   */
+  messageShown?: boolean;
 }
 
 export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = {}) {
@@ -248,7 +253,7 @@ export function eventObject(site: ShapeSite, row: HistoryRow, o: ShapeOptions = 
     backfilled: '_backfilled_event' in c,
   };
   if ('_reactions' in c) out.reactions = reactions(row, o.reader ?? null, o.names ?? new Map());
-  out.context = hasContext ? c : null;
+  out.context = o.messageShown && !('_message_key' in c) ? { ...c, _message_key: null } : hasContext ? c : null;
   out.permalink = link;
   return out;
 }

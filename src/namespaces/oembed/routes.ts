@@ -57,6 +57,10 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
         args: { url: urlArg(), format: arg.untyped({ default: 'json' }), maxwidth: arg.untyped({ default: 600 }) },
         response: json(OembedDocument),
         permission: publicAccess,
+        // Nothing sent reaches the store as sent: `url` loses its NUL bytes to esc_url_raw (a record is
+        // looked up by a slug without one), `format` is only compared, the sizes are read as integers.
+        // A NUL byte is then answered as on the legacy site (core-nul-bytes).
+        storesNoInput: true,
         handler: (ctx, a) => inFormat(a.format, () => localDocument(lookup, ctx, parseUrl(a.url), a.maxwidth)),
       }),
     ),
@@ -75,6 +79,8 @@ export function oembedRoutes(services: Services, lookup: EmbeddableLookup, remot
         },
         response: json(OembedDocument),
         permission: needs('edit_posts', errors.oembed.cannotProxy),
+        // As the embed route's; the remote fetch is sent the cleaned `url`.
+        storesNoInput: true,
         // Always JSON: WordPress writes XML for the embed route only, whatever `format` the proxy is sent.
         handler: async (ctx, a) => {
           const url = parseUrl(a.url);
