@@ -4,6 +4,7 @@
  */
 import Busboy from 'busboy';
 import type { UploadedFile } from '../contract/context.ts';
+import { phpTrim } from '../lib/esc-url.ts';
 import { asParamMaps, paramMap, parsePhpParams, parseQueryString, lastOf, type Params } from '../lib/php-params.ts';
 import { safeDecode } from '../lib/url-encoding.ts';
 import { decodePhpJson, type Decoded } from '../lib/php-json.ts';
@@ -96,9 +97,10 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
 }
 
 /**
- * The query vars WordPress's parse_request reads `rest_route` from: a POST's form body (`$_POST`,
- * urlencoded or multipart) before the query string (`$_GET`); both, differing, is `mismatch`
- * (wp_die 400 "A variable mismatch has been detected."). Read once per request.
+ * The query vars WordPress's parse_request reads `rest_route` and the front page's `name` from: a
+ * POST's form body (`$_POST`, urlencoded or multipart) before the query string (`$_GET`); a
+ * `rest_route` in both, differing, is `mismatch` (wp_die 400 "A variable mismatch has been
+ * detected."). Read once per request.
  */
 export function routeVars(req: { method: string; url: string; headers: Record<string, unknown>; body?: unknown }): Promise<Params | 'mismatch'> {
   let vars = routeVarsRead.get(req);
@@ -114,9 +116,23 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   const type = req.headers['content-type'];
   if (req.method !== 'POST' || typeof type !== 'string' || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type) || !Buffer.isBuffer(req.body)) return query;
   const posted = (await readBody(type, req.body)).form;
-  if (!posted || posted.rest_route === undefined) return query;
-  if (query.rest_route !== undefined && JSON.stringify(lastOf(query.rest_route)) !== JSON.stringify(lastOf(posted.rest_route))) return 'mismatch';
-  return { ...query, rest_route: posted.rest_route };
+  if (!posted) return query;
+  if (posted.rest_route !== undefined && query.rest_route !== undefined && JSON.stringify(lastOf(query.rest_route)) !== JSON.stringify(lastOf(posted.rest_route))) return 'mismatch';
+  const vars = { ...query };
+  for (const name of POSTED_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
+  return vars;
+}
+
+const POSTED_VARS = ['rest_route', 'name'] as const;
+
+/**
+ * The post slug a front-page request asks for (WordPress's public `name` query var, as WP_Query
+ * trims it): a non-empty one makes the page a single post's, and Lintel holds no posts, so it is
+ * the site's 404 page (no canonical redirect first). Not a string (`name[]=`): no slug, the front page.
+ */
+export function asksForPost(vars: Params): boolean {
+  const v = lastOf(vars.name);
+  return typeof v === 'string' && phpTrim(v) !== '';
 }
 
 /**

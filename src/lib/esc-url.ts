@@ -38,7 +38,7 @@ function deepReplace(s: string, pattern: RegExp): string {
 }
 
 /** PHP's trim(): only these characters, not every Unicode space. */
-const phpTrim = (s: string) => s.replace(PHP_TRIMMED_START, '').replace(PHP_TRIMMED_END, '');
+export const phpTrim = (s: string) => s.replace(PHP_TRIMMED_START, '').replace(PHP_TRIMMED_END, '');
 
 /** esc_url's protocol check: the URL with its scheme lower-cased, or '' when a scheme is not allowed. */
 function withAllowedProtocol(url: string): string {

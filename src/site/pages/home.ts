@@ -3,12 +3,13 @@
  * is (the legacy site answers its front page there, and API clients such as wpapi discover the
  * REST root from that answer's `Link` header, which every site answer carries). WordPress also
  * answers its front page to a request with an empty `rest_route` (`/wp-json/x?rest_route=`), after
- * redirecting a GET to the slashed address (`frontPage`).
+ * redirecting a GET to the slashed address (`frontPage`). One asking for a post by slug
+ * (`?name=x`, also in a POST form) is the site's 404 page: Lintel holds no posts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import { frontPage, routeVars } from '../../http/rest-request.ts';
+import { asksForPost, frontPage, routeVars } from '../../http/rest-request.ts';
 import { redirectCache } from '../../namespaces/redirection/edge/responses.ts';
 import { edgeSettings } from '../../namespaces/redirection/edge/settings.ts';
 
@@ -20,7 +21,8 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
     const vars = await routeVars(req);
     const front = pathname === '/' && (req.method === 'GET' || req.method === 'HEAD') ? 'page' : vars !== 'mismatch' && frontPage(req.method, pathname, vars, prefixes);
-    if (!front) return false;
+    // A post slug WordPress finds no post for: the site's 404 page (and 404 log row), left to the redirect edge.
+    if (!front || (vars !== 'mismatch' && asksForPost(vars))) return false;
     if (front !== 'page') {
       const location = `${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`;
       const hours = edgeSettings(await services.store.redirection.settings.get()).redirectCacheHours;
