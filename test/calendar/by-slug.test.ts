@@ -1,7 +1,8 @@
 /**
  * The by-slug routes find their record as get_page_by_path does: the path URL-decoded, then made a
  * slug for the query (case, dots, spaces), one part only; their validate callback (is_event_slug)
- * refuses any other value before the permission is checked, a NUL byte included.
+ * refuses any other value before the permission is checked, a NUL byte included. An event update by slug
+ * validates its `slug` as the create args do (is_string) and looks up the slug sent before the path's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../support/app.ts';
@@ -41,5 +42,29 @@ describe('a by-slug path', () => {
     expect([r.statusCode, r.json()]).toEqual([400, refused]);
     const body = await app.server.inject({ method: 'DELETE', url: `${NS}/venues/by-slug/blue-note-hall`, headers: { 'content-type': 'application/json' }, payload: '{"slug":"blue-note-hall\\u0000"}' });
     expect([body.statusCode, body.json()]).toEqual([400, refused]);
+  });
+});
+
+describe('an event update by slug', () => {
+  const update = (url: string, form = '') =>
+    app.server.inject({ method: 'PUT', url: `${NS}/events/by-slug/${url}`, headers: { authorization: admin, 'content-type': 'application/x-www-form-urlencoded' }, payload: form });
+  const notFound = { code: 'rest-event-not-found', message: 'Event with ID 0 does not exist.', data: { status: 404 } };
+
+  it('finds the event under the slug sent (query or body) before the one in the path, as $request[slug] reads', async () => {
+    expect((await update('no-such-event?slug=autumn-jazz-night&_fields=id,slug')).json()).toMatchObject({ slug: 'autumn-jazz-night' });
+    for (const [url, form] of [['autumn-jazz-night?slug=no-such-event', ''], ['autumn-jazz-night', 'slug=no-such-event']]) {
+      const r = await update(url, form);
+      expect([url, form, r.statusCode, r.json()]).toEqual([url, form, 404, notFound]);
+    }
+  });
+
+  it('takes any string as the slug (the create args is_string): one no event has is event ID 0, not found', async () => {
+    const r = await update('uCO-?slug=%F3%B0%85%A0%F1%B8%83%85');
+    expect([r.statusCode, r.json()]).toEqual([404, notFound]);
+  });
+
+  it('names the slug first among the refused parameters (array_merge keeps the read args position)', async () => {
+    const r = await update('x?date_utc=%F0%9D%82%9D&slug[]=false&end_date[2]=x');
+    expect(r.json().message).toBe('Invalid parameter(s): slug, date_utc, end_date');
   });
 });

@@ -144,7 +144,7 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     expectWpError(json, 400, 'rest_invalid_param');
     expect(json.json().data.params).toEqual({ title: 'Invalid parameter.' });
     // A batch item's path is not decoded (as in WordPress): `%00` there is a slug no event has.
-    const batched = await batch([{ method: 'PUT', path: '/calendar/events/v1/events/by-slug/%00', body: { slug: 'x' } }]);
+    const batched = await batch([{ method: 'DELETE', path: '/calendar/events/v1/events/by-slug/%00' }]);
     expect(batched.json().responses[0].status).toBe(400);
     // The path's own value is checked even when the body sends a parameter of the same name.
     const path = await postAsAdmin('/?rest_route=/calendar/events/v1/events/by-slug/%00', { slug: 'new-slug' });
@@ -227,7 +227,7 @@ describe('input the store cannot hold is a 400, not a 500', () => {
   });
 
   it('keeps a malformed percent-encoding in a slug as written', async () => {
-    const r = await send({ method: 'PATCH', url: '/wp-json/calendar/events/v1/events/by-slug/%25', headers: { authorization: admin }, payload: { title: 'T' } });
+    const r = await send({ method: 'DELETE', url: '/wp-json/calendar/events/v1/events/by-slug/%25', headers: { authorization: admin } });
     expectWpError(r, 400, 'rest_invalid_param');
     expect(r.json().data.params).toEqual({ slug: 'Invalid parameter.' });
   });

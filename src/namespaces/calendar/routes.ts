@@ -47,6 +47,9 @@ const [linkedEditor, linkedDeleter] = [recordWriter(false, 'edit'), recordWriter
 const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.tecStr('The event password', A.V.isString) };
 const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await recordByPath(ctx, 'event', v as string)) !== null }) };
 
+const { slug: createSlug, ...eventUpdateFields } = A.eventWriteArgs(false);
+const eventEditArgs = { slug: createSlug, ...eventUpdateFields };
+
 async function eventBySlug(ctx: RestContext, slug: string) {
   const e = await recordByPath(ctx, 'event', slug);
   if (!e) throw invalidParam('slug');
@@ -67,8 +70,9 @@ function eventRoutes(): RouteDecl[] {
     route(NAMESPACE, P(`/events/by-slug/${SLUG}`),
       endpoint({ methods: ['GET'], args: eventSlug, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await eventBySlug(ctx, a.slug), undefined) }),
       write({ methods: ['DELETE'], args: eventSlug, response: json(Event), permission: loggedWriter, handler: async (ctx, a) => deleteEvent(ctx, await eventBySlug(ctx, a.slug)) }),
-      // The slug as matched in the path (a body's `slug` is the new one), decoded once with the URL, as in WordPress.
-      update((ctx) => eventBySlug(ctx, ctx.route.split('/by-slug/')[1] ?? ''), A.eventWriteArgs(false))),
+      // EDIT_args is array_merge(READ_args, CREATE_args): the create `slug` (is_string) takes the path's place, first. The
+      // callback looks up `$request['slug']` (a sent slug before the path's) and updates the event found, or ID 0: not found.
+      update(async (ctx, a) => (await recordByPath(ctx, 'event', a.slug ?? '')) ?? loadEvent(ctx, 0), eventEditArgs)),
   ];
 }
 
