@@ -48,4 +48,14 @@ describe('a category parent', () => {
     }
     expect((await send('GET', `/categories/${child}`, '')).json().parent).toBe(arts);
   });
+
+  it('that is the category itself or one of its descendants makes it top-level instead of a loop (wp_check_term_hierarchy_for_loops)', async () => {
+    const top = (await send('POST', '/categories', 'name=Crafts')).json().id;
+    const mid = (await send('POST', '/categories', `name=Pottery&parent=${top}`)).json().id;
+    const leaf = (await send('POST', '/categories', `name=Glazes&parent=${mid}`)).json().id;
+    expect((await send('PUT', `/categories/${mid}`, `parent=${mid}`)).json().parent).toBe(0);
+    expect((await send('PUT', `/categories/${mid}`, `parent=${top}`)).json().parent).toBe(top);
+    expect((await send('PATCH', `/categories/${top}`, `parent=${leaf}`)).json().parent).toBe(0);
+    expect((await send('GET', `/categories/${leaf}`, '')).json().parent).toBe(mid);
+  });
 });

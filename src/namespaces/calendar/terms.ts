@@ -106,7 +106,7 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
   if (a.description !== undefined) patch.description = String(a.description);
   if (t.taxonomy === 'category' && a.parent !== undefined) {
     if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent))) throw errors.calendar.parentTermMissing();
-    patch.parent = a.parent;
+    patch.parent = (await isOwnAncestor(ctx.store, t, a.parent)) ? 0 : a.parent;
   }
   const updated = await ctx.store.transaction(async (store) => {
     try {
@@ -120,6 +120,16 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
     return after;
   });
   return { body: await termBody(ctx, updated) };
+}
+
+/** wp_check_term_hierarchy_for_loops: a parent that is the term itself or one of its descendants makes it top-level (parent 0). */
+async function isOwnAncestor(store: Store, t: TermRow, parent: number): Promise<boolean> {
+  const seen = new Set<number>();
+  for (let p = parent; p && !seen.has(p); p = (await store.calendar.term(t.taxonomy, p))?.parent ?? 0) {
+    if (p === t.id) return true;
+    seen.add(p);
+  }
+  return false;
 }
 
 export async function deleteTerm(ctx: RestContext, t: TermRow) {
