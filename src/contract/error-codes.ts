@@ -125,6 +125,8 @@ export const errors = {
     linkedNotAccessible: (k: string) => new RestError(`${k}-not-accessible`, `The requested ${k} is not accessible`, 403),
     linkedInTrash: (k: string) => new RestError(`${k}-is-in-trash`, `The ${k} is already trashed`, 410),
     termInvalid: () => new RestError('rest_term_invalid', 'Term does not exist.', 404),
+    // WP_REST_Terms_Controller's get_term of the parent, after TEC's validator found a term by the absolute value.
+    parentTermMissing: () => new RestError('rest_term_invalid', 'Parent term does not exist.', 400),
     cannotEditOthers: (loggedIn: boolean, creating: boolean) =>
       new RestError('rest_cannot_edit_others', `Sorry, you are not allowed to ${creating ? 'create' : 'update'} posts as this user.`, loggedIn ? 403 : 401),
     // Hierarchical taxonomies (categories) check names per parent; tags per taxonomy.

@@ -2,7 +2,6 @@
 import { can, type Capability } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { slugify } from '../../lib/slug.ts';
-import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
 import type { Taxonomy, TermRow } from '../../store/calendar.ts';
@@ -76,7 +75,9 @@ export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFi
   const name = termName(String(a.name));
   const slug = a.slug ? slugify(String(a.slug)) : slugify(name);
   const parent = taxonomy === 'category' ? (a.parent ?? 0) : 0;
-  if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw invalidParam('parent');
+  // The validate callback found a category by the parent's absolute value; the terms controller then
+  // looks the parent up as given, so a negative one (`-4` for category 4) names none.
+  if (parent && !(await ctx.store.calendar.term(taxonomy, parent))) throw errors.calendar.parentTermMissing();
   const existing = await ctx.store.calendar.termBySlugOrName(taxonomy, slug);
   if (existing) throw termExists(taxonomy, existing.id);
   const t = await ctx.store.transaction(async (store) => {
@@ -104,8 +105,8 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
   }
   if (a.description !== undefined) patch.description = String(a.description);
   if (t.taxonomy === 'category' && a.parent !== undefined) {
-    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent))) throw invalidParam('parent');
-    patch.parent = a.parent;
+    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent))) throw errors.calendar.parentTermMissing();
+    patch.parent = (await isOwnAncestor(ctx.store, t, a.parent)) ? 0 : a.parent;
   }
   const updated = await ctx.store.transaction(async (store) => {
     try {
@@ -119,6 +120,16 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
     return after;
   });
   return { body: await termBody(ctx, updated) };
+}
+
+/** wp_check_term_hierarchy_for_loops: a parent that is the term itself or one of its descendants makes it top-level (parent 0). */
+async function isOwnAncestor(store: Store, t: TermRow, parent: number): Promise<boolean> {
+  const seen = new Set<number>();
+  for (let p = parent; p && !seen.has(p); p = (await store.calendar.term(t.taxonomy, p))?.parent ?? 0) {
+    if (p === t.id) return true;
+    seen.add(p);
+  }
+  return false;
 }
 
 export async function deleteTerm(ctx: RestContext, t: TermRow) {
