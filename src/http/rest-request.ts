@@ -28,7 +28,7 @@ export interface RestPrefixes {
  * and nothing left is the index. The route is matched as it is: without its leading slash
  * (`?rest_route=oembed/1.0`) or with two (`/wp-json//oembed/1.0`) it names no route.
  */
-export function restRoute(route: string): string {
+function restRoute(route: string): string {
   const r = route.replace(/[/\\]+$/, '');
   return r === '' || r === '0' ? '/' : r;
 }
@@ -126,13 +126,14 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
 const POSTED_VARS = ['rest_route', 'name'] as const;
 
 /**
- * The post slug a front-page request asks for (WordPress's public `name` query var, as WP_Query
- * trims it): a non-empty one makes the page a single post's, and Lintel holds no posts, so it is
- * the site's 404 page (no canonical redirect first). Not a string (`name[]=`): no slug, the front page.
+ * The post slug a front-page request asks for (WordPress's public `name` query var, trimmed as
+ * WP_Query trims it), or null: a non-empty one makes the page a single post's. Not a string
+ * (`name[]=`): no slug, the front page.
  */
-export function asksForPost(vars: Params): boolean {
+export function postSlugAsked(vars: Params): string | null {
   const v = lastOf(vars.name);
-  return typeof v === 'string' && phpTrim(v) !== '';
+  const slug = typeof v === 'string' ? phpTrim(v) : '';
+  return slug === '' ? null : slug;
 }
 
 /**

@@ -319,6 +319,27 @@ export class CalendarRepo {
     return (await this.sql.query<OrganizerRow>('select * from calendar_organizers where id = $1', [id]))[0] ?? null;
   }
 
+  /** Serializes the writes that change a taxonomy's hierarchy, until the transaction ends. */
+  async lockTermHierarchy(taxonomy: string): Promise<void> {
+    await this.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`calendar_term_hierarchy:${taxonomy}`]);
+  }
+
+  /**
+   * The first published calendar record whose slug starts with `prefix` (redirect_guess_404_permalink's
+   * `post_name LIKE 'prefix%'` over the public post types): where WordPress redirects a front-page
+   * request for a post slug it does not find.
+   */
+  async publishedBySlugPrefix(prefix: string): Promise<{ kind: 'event' | LinkedKind; slug: string } | null> {
+    const starts = `${like(prefix).slice(1)}`;
+    const [r] = await this.sql.query<{ kind: 'event' | LinkedKind; slug: string }>(
+      `select kind, slug from (select id, 'event' as kind, slug from calendar_events where status = 'publish' and slug like $1
+        union all select id, 'venue', slug from calendar_venues where status = 'publish' and slug like $1
+        union all select id, 'organizer', slug from calendar_organizers where status = 'publish' and slug like $1) found order by id limit 1`,
+      [starts],
+    );
+    return r ?? null;
+  }
+
   async linkedBySlug(kind: LinkedKind, slug: string): Promise<VenueRow | OrganizerRow | null> {
     return this.bySlug<VenueRow | OrganizerRow>(LINKED[kind], slug, (id) => (kind === 'venue' ? this.venue(id) : this.organizer(id)));
   }

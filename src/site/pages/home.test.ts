@@ -36,6 +36,20 @@ describe('a front-page request asking for a post by slug', () => {
     expect((await logged404()).map((l) => l.url)).toEqual(expect.arrayContaining(['/wp-json/calendar/events/v1/categories?name=x&rest_route=', '/?name=%21%21']));
   });
 
+  it('redirects a GET to the first published record whose slug begins with it, as redirect_canonical guesses; a POST gets the 404 page', async () => {
+    const created = await app.server.inject({
+      method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: await app.auth('administrator'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Guessable Show', start_date: '2027-02-01 20:00', end_date: '2027-02-01 22:00' }),
+    });
+    expect(created.json().slug).toBe('guessable-show');
+    const res = await app.server.inject({ method: 'GET', url: '/?name=Guessable-Sh&utm=1&p=4' });
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toMatch(/\/event\/guessable-show\/\?utm=1$/);
+    expect(res.headers['x-redirect-by']).toBe('WordPress');
+    const posted = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/categories', headers: form, payload: 'name=guessable-show&rest.route=' });
+    expect(posted.statusCode).toBe(404);
+  });
+
   it('stays the front page when the slug is empty once trimmed or not a string', async () => {
     for (const payload of ['name=%20&rest_route=', 'name[]=x&rest_route=', 'rest_route=true&rest.route=0']) {
       const res = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/categories', headers: form, payload });
