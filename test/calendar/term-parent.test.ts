@@ -59,3 +59,14 @@ describe('a category parent', () => {
     expect((await send('GET', `/categories/${leaf}`, '')).json().parent).toBe(mid);
   });
 });
+
+describe('two categories moved under each other at once', () => {
+  it('never form a loop: one move sees the other and leaves its category top-level', async () => {
+    const x = (await send('POST', '/categories', 'name=Loop%20X')).json().id;
+    const y = (await send('POST', '/categories', 'name=Loop%20Y')).json().id;
+    const [a, b] = await Promise.all([send('PUT', `/categories/${x}`, `parent=${y}`), send('PUT', `/categories/${y}`, `parent=${x}`)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const parents = [(await send('GET', `/categories/${x}`, '')).json().parent, (await send('GET', `/categories/${y}`, '')).json().parent];
+    expect(parents).not.toEqual([y, x]);
+  });
+});

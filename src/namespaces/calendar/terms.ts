@@ -94,6 +94,11 @@ export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFi
 export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
   const patch: Partial<Pick<TermRow, 'name' | 'slug' | 'description' | 'parent'>> = {};
   if (a.name !== undefined) patch.name = termName(String(a.name));
+  // The terms controller checks the parent before wp_update_term checks the slug.
+  if (t.taxonomy === 'category' && a.parent !== undefined) {
+    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent))) throw errors.calendar.parentTermMissing();
+    patch.parent = a.parent;
+  }
   if (a.slug !== undefined) {
     // wp_update_term: an empty slug is made from the name; one another term has is refused.
     const slug = slugify(String(a.slug)) || slugify(patch.name ?? t.name);
@@ -104,11 +109,12 @@ export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
     patch.slug = slug;
   }
   if (a.description !== undefined) patch.description = String(a.description);
-  if (t.taxonomy === 'category' && a.parent !== undefined) {
-    if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent))) throw errors.calendar.parentTermMissing();
-    patch.parent = (await isOwnAncestor(ctx.store, t, a.parent)) ? 0 : a.parent;
-  }
   const updated = await ctx.store.transaction(async (store) => {
+    if (patch.parent) {
+      // Checked under the taxonomy's hierarchy lock: two moves at once could otherwise each see no loop and make one.
+      await store.calendar.lockTermHierarchy(t.taxonomy);
+      if (await isOwnAncestor(store, t, patch.parent)) patch.parent = 0;
+    }
     try {
       await store.calendar.updateTerm(t.id, patch);
     } catch (e) {
