@@ -99,7 +99,7 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
 /**
  * The query vars WordPress's parse_request reads `rest_route` and the front page's `name` from: a
  * POST's form body (`$_POST`, urlencoded or multipart) before the query string (`$_GET`); a
- * `rest_route` in both, differing, is `mismatch` (wp_die 400 "A variable mismatch has been
+ * public query var in both, differing, is `mismatch` (wp_die 400 "A variable mismatch has been
  * detected."). Read once per request.
  */
 export function routeVars(req: { method: string; url: string; headers: Record<string, unknown>; body?: unknown }): Promise<Params | 'mismatch'> {
@@ -117,13 +117,20 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   if (req.method !== 'POST' || typeof type !== 'string' || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type) || !Buffer.isBuffer(req.body)) return query;
   const posted = (await readBody(type, req.body)).form;
   if (!posted) return query;
-  if (posted.rest_route !== undefined && query.rest_route !== undefined && JSON.stringify(lastOf(query.rest_route)) !== JSON.stringify(lastOf(posted.rest_route))) return 'mismatch';
+  if (PUBLIC_QUERY_VARS.some((name) => posted[name] !== undefined && query[name] !== undefined && JSON.stringify(lastOf(query[name])) !== JSON.stringify(lastOf(posted[name])))) return 'mismatch';
   const vars = { ...query };
   for (const name of POSTED_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
   return vars;
 }
 
 const POSTED_VARS = ['rest_route', 'name'] as const;
+
+/**
+ * WordPress's public query vars (WP::$public_query_vars) and the REST API's `rest_route`: parse_request
+ * dies with "A variable mismatch has been detected." when a POST form and the query string both send
+ * one with different values, whatever the route. The plugins' own query vars are not in this list.
+ */
+const PUBLIC_QUERY_VARS = ['m', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar', 'page', 'paged', 'more', 'tb', 'pb', 'author', 'order', 'orderby', 'year', 'monthnum', 'day', 'hour', 'minute', 'second', 'name', 'category_name', 'tag', 'feed', 'author_name', 'pagename', 'page_id', 'error', 'attachment', 'attachment_id', 'subpost', 'subpost_id', 'preview', 'robots', 'favicon', 'taxonomy', 'term', 'cpage', 'post_type', 'embed', 'rest_route'];
 
 /**
  * The post slug a front-page request asks for (WordPress's public `name` query var, trimmed as

@@ -178,6 +178,10 @@ describe('request forms', () => {
       'no-cache, must-revalidate, max-age=0, no-store, private',
       { code: 'wp_die', message: 'A variable mismatch has been detected.', data: { status: 400 }, additional_errors: [] },
     ]);
+    // Any of WordPress's public query vars is checked so, on every route: a category `name` too (checked on the legacy site).
+    const named = await req('POST', '/wp-json/echo/v1/items/3?name=a', { payload: 'name=b', headers: { ...form, accept: 'application/json' } });
+    expect([named.statusCode, named.json().message]).toEqual([400, 'A variable mismatch has been detected.']);
+    expect((await req('POST', '/wp-json/echo/v1/items/3?name=a&_method=DELETE', { payload: 'name=a', headers: form })).json().id).toBe(3);
     // An empty one makes the request the front page's.
     const page = await req('POST', '/wp-json/echo/v1/items/3', { payload: 'rest_route=', headers: form });
     expect(page.statusCode).toBe(200);
