@@ -10,7 +10,7 @@ import type { ChangeFeed } from './change-feed.ts';
 import { isRecordId, nextId, reserveId } from './ids.ts';
 import { UniqueViolation, type Sql } from './sql.ts';
 import { TopicCache } from './topic-cache.ts';
-import { like, Where } from './where.ts';
+import { like, likePrefix, Where } from './where.ts';
 
 export type Taxonomy = 'category' | 'tag';
 export type LinkedKind = 'venue' | 'organizer';
@@ -330,12 +330,11 @@ export class CalendarRepo {
    * request for a post slug it does not find.
    */
   async publishedBySlugPrefix(prefix: string): Promise<{ kind: 'event' | LinkedKind; slug: string } | null> {
-    const starts = `${like(prefix).slice(1)}`;
     const [r] = await this.sql.query<{ kind: 'event' | LinkedKind; slug: string }>(
       `select kind, slug from (select id, 'event' as kind, slug from calendar_events where status = 'publish' and slug like $1
         union all select id, 'venue', slug from calendar_venues where status = 'publish' and slug like $1
         union all select id, 'organizer', slug from calendar_organizers where status = 'publish' and slug like $1) found order by id limit 1`,
-      [starts],
+      [likePrefix(prefix)],
     );
     return r ?? null;
   }

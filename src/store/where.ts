@@ -25,4 +25,9 @@ export class Where {
   }
 }
 
-export const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The text as a LIKE pattern matches it literally (`\\`, `%` and `_` escaped). */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A LIKE pattern for values holding the text anywhere. */
+export const like = (s: string) => `%${likeLiteral(s)}%`;
+/** A LIKE pattern for values that begin with the text (esc_like . '%'). */
+export const likePrefix = (s: string) => `${likeLiteral(s)}%`;

@@ -37,8 +37,8 @@ export async function termOf(ctx: RestContext, taxonomy: Taxonomy, item: string 
   // IDs beyond 2^53 name no record (see core-integer-range); the store is not asked.
   if (typeof item === 'number' && Number.isInteger(item)) return item === 0 || !Number.isSafeInteger(item) ? null : ctx.store.calendar.term(taxonomy, Math.abs(item));
   const text = phpTrim(String(item));
-  // A name holding a NUL byte names no term (and PostgreSQL text cannot hold one); its slug has none.
   if (text === '') return null;
+  // A name holding a NUL byte names no term (and PostgreSQL text cannot hold one); its slug has none.
   if (text.includes('\0')) return ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text));
   return (await ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text))) ?? ctx.store.calendar.termBySlugOrName(taxonomy, termName(text));
 }
