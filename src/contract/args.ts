@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { toBoolean, toInteger, toList, toObject } from './coerce.ts';
 import type { RestContext } from './context.ts';
-import { Repeated } from '../lib/php-params.ts';
+import { lastOf, Repeated } from '../lib/php-params.ts';
 import { escUrlRaw } from '../lib/esc-url.ts';
 
 /** An argument's schema, whose output is what the handler receives for it. */
@@ -122,17 +122,19 @@ const typeLater = new WeakMap<z.ZodType, (value: unknown) => boolean>();
  * A schema with a validate callback that leaves its declared type to WordPress's schema check
  * (rest_parse_request_arg, in sanitize_params): a value of the wrong type is refused with the other
  * schema checks, only once every validate callback of the request passed. `isOfType` is that check
- * alone, for a value of another source than the one the callback saw (sanitize_params checks every
- * source's value against the type, not against the callback).
+ * alone on a sent value (a repeated name's last), for a value of another source than the one the
+ * callback saw (sanitize_params checks every source's value against the type, not the callback).
  */
 export function withTypeAfterCallbacks<S extends z.ZodType>(schema: S, isOfType: (value: unknown) => boolean): S {
-  typeLater.set(schema, isOfType);
+  typeLater.set(schema, (v) => {
+    const last = lastOf(v);
+    return last === undefined || isOfType(last);
+  });
   return schema;
 }
 
-/** The declared type's own check of a schema whose type is checked after the callbacks. */
+/** The declared type's own check of a schema whose type is checked after the callbacks; undefined for any other schema. */
 export const typeCheckOf = (schema: z.ZodType): ((value: unknown) => boolean) | undefined => typeLater.get(schema);
-export const checksTypeAfterCallbacks = (schema: z.ZodType): boolean => typeLater.has(schema);
 
 /**
  * A validate callback's record lookup: whether the accepted value names a record (`is_venue_id`).

@@ -8,7 +8,7 @@ import { errors } from './error-codes.ts';
 import { wpList, type ParamError, type RestError } from './errors.ts';
 import { paramMap } from '../lib/php-params.ts';
 import { numericValue } from './coerce.ts';
-import { checksTypeAfterCallbacks, hasValidateCallback, lookupOf, typeCheckOf } from './args.ts';
+import { hasValidateCallback, lookupOf, typeCheckOf } from './args.ts';
 import type { RestContext } from './context.ts';
 import { argJsonSchema, isRequired, type JsonSchema } from './describe.ts';
 import type { ArgShape } from './route.ts';
@@ -60,7 +60,7 @@ export async function validateArgs(
       const a = declared.get(name);
       if (!a || value === undefined) continue;
       // An untyped argument has no schema to check; one with its own callback and sanitizer had its check.
-      if (value === null ? a.json.type === undefined : hasValidateCallback(a.schema) && !checksTypeAfterCallbacks(a.schema)) continue;
+      if (value === null ? a.json.type === undefined : hasValidateCallback(a.schema) && !typeCheckOf(a.schema)) continue;
       const r = a.schema.safeParse(value, { reportInput: true });
       if (r.success) continue;
       // A callback's own refusal of a value it was not given (another source's) is not this pass's:
@@ -105,7 +105,7 @@ export async function validCallbacks(args: CompiledArg[], params: Record<string,
     if ((r.success || typeOnly) && looked !== undefined && lookup && ctx && !(await lookup(ctx, looked))) failures.set(a.name, [INVALID_PARAM]);
     else if (r.success) {
       if (r.data !== undefined) out[a.name] = r.data;
-    } else if (!(typeOnly && checksTypeAfterCallbacks(a.schema))) refuse(a, r.error, failures, beyondStore);
+    } else if (!(typeOnly && typeCheckOf(a.schema))) refuse(a, r.error, failures, beyondStore);
   }
   if (failures.size) throw invalidParams(failures);
   return out;

@@ -90,11 +90,7 @@ function tecTyped(type: 'integer' | 'string', description: string, validate: (v:
     }))
     .transform((v) => (v === undefined ? undefined : type === 'integer' ? Number(String(v).trim()) : String(v)))
     .meta({ description, type, ...('default' in o ? { default: null } : {}) });
-  const isOfType = (v: unknown) => {
-    const x = lastOf(v);
-    return x === undefined || typed(x);
-  };
-  return withTypeAfterCallbacks(o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema), isOfType);
+  return withTypeAfterCallbacks(o.lookup ? withLookup(schema, o.lookup) : withValidateCallback(schema), typed);
 }
 type Req<T, R> = Arg<R extends true ? T : T | undefined>;
 export const tecInt = <const R extends boolean = false>(description: string, validate: (v: unknown) => boolean, o: TecOptions<R> = {}) =>
@@ -120,11 +116,7 @@ function ticketed(description: string) {
     }))
     .transform((v) => (v === undefined ? undefined : (toBoolean(v) as boolean)))
     .meta({ description, type: 'boolean' });
-  const isOfType = (v: unknown) => {
-    const x = lastOf(v);
-    return x === undefined || typeof toBoolean(x) === 'boolean';
-  };
-  return withTypeAfterCallbacks(withValidateCallback(schema), isOfType) as Arg<boolean | undefined>;
+  return withTypeAfterCallbacks(withValidateCallback(schema), (v) => typeof toBoolean(v) === 'boolean') as Arg<boolean | undefined>;
 }
 
 /** A TEC argument with its own validate callback ("Invalid parameter." on failure). */
@@ -174,10 +166,7 @@ export const termList = (taxonomy: Taxonomy, description: string) => lookedUpLis
 /** is_event_id: the whole part of the value names an event. */
 const isEventId: Lookup = async (ctx, v) => (await kindOf(ctx, v)) === 'event';
 /** The kind of record a value names as get_post((int) $id) reads it (`12abc` is 12); none beyond 2^53 (see core-integer-range). */
-export const kindOf = (ctx: RestContext, v: unknown) => {
-  const id = phpInt(v);
-  return Number.isSafeInteger(id) && id > 0 ? ctx.store.calendar.kindOf(id) : null;
-};
+export const kindOf = (ctx: RestContext, v: unknown) => ctx.store.calendar.kindOf(phpInt(v));
 /** is_venue_id_list / is_organizer_id_list: numeric items naming a record of the kind (get_post reads the whole part of the number). */
 export const linkedList = (kind: LinkedKind, description: string) =>
   lookedUpList(description, async (ctx, x) => typeof x === 'number' && (await kindOf(ctx, x)) === kind);
