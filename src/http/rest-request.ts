@@ -4,7 +4,7 @@
  */
 import Busboy from 'busboy';
 import type { UploadedFile } from '../contract/context.ts';
-import { phpTrim } from '../lib/esc-url.ts';
+import { phpTrim } from '../lib/legacy-html.ts';
 import { asParamMaps, paramMap, parsePhpParams, parseQueryString, lastOf, type Params } from '../lib/php-params.ts';
 import { safeDecode } from '../lib/url-encoding.ts';
 import { decodePhpJson, type Decoded } from '../lib/php-json.ts';

@@ -1,10 +1,5 @@
 /** WordPress's URL sanitizing (esc_url_raw), as it cleans a `uri` argument before any handler reads it. */
-
-// What PHP's trim() and ltrim() take off: space, tab, line feed, carriage return, NUL and vertical tab.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: PHP's list names NUL and the vertical tab.
-const PHP_TRIMMED_START = /^[ \t\n\r\0\x0B]+/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: as above.
-const PHP_TRIMMED_END = /[ \t\n\r\0\x0B]+$/;
+import { phpLtrim, phpTrim } from './legacy-html.ts';
 
 /** wp_allowed_protocols(). */
 export const WP_ALLOWED_PROTOCOLS = ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'];
@@ -17,7 +12,7 @@ export const WP_ALLOWED_PROTOCOLS = ['http', 'https', 'ftp', 'ftps', 'mailto', '
  * allow makes the whole URL empty.
  */
 export function escUrlRaw(raw: string): string {
-  let url = raw.replace(PHP_TRIMMED_START, '').replaceAll(' ', '%20');
+  let url = phpLtrim(raw).replaceAll(' ', '%20');
   url = url.replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\u{10FFFF}]/giu, '');
   if (url === '') return url;
   if (!/^mailto:/i.test(url)) url = deepReplace(url, /%0[da]/gi);
@@ -37,8 +32,6 @@ function deepReplace(s: string, pattern: RegExp): string {
   return out;
 }
 
-/** PHP's trim(): only these characters, not every Unicode space. */
-export const phpTrim = (s: string) => s.replace(PHP_TRIMMED_START, '').replace(PHP_TRIMMED_END, '');
 
 /** esc_url's protocol check: the URL with its scheme lower-cased, or '' when a scheme is not allowed. */
 function withAllowedProtocol(url: string): string {

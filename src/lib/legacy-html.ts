@@ -5,6 +5,17 @@
  * (esc_attr, and esc_html in their XML form); the iCal feed's text (html_entity_decode, wp_strip_all_tags).
  */
 
+// What PHP's trim() and ltrim() take off: space, tab, line feed, carriage return, NUL and vertical tab.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: PHP's list names NUL and the vertical tab.
+const PHP_TRIMMED_START = /^[ \t\n\r\0\x0B]+/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above.
+const PHP_TRIMMED_END = /[ \t\n\r\0\x0B]+$/;
+
+/** PHP's ltrim() with its default characters. */
+export const phpLtrim = (s: string) => s.replace(PHP_TRIMMED_START, '');
+/** PHP's trim() with its default characters. */
+export const phpTrim = (s: string) => phpLtrim(s).replace(PHP_TRIMMED_END, '');
+
 /** HTML 4.01's named character references (PHP's ENT_HTML401 table), name → code point. */
 const HTML401 = new Map<string, number>(
   (
@@ -210,5 +221,5 @@ export function stripTags(s: string): string {
 
 /** WordPress's wp_strip_all_tags: script and style elements with their content, then strip_tags, then PHP's trim. */
 export function stripAllTags(s: string): string {
-  return stripTags(s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')).replace(/^[ \t\n\r\0\v]+|[ \t\n\r\0\v]+$/g, '');
+  return phpTrim(stripTags(s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')));
 }

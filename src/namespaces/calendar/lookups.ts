@@ -1,5 +1,6 @@
 /** Terms as the legacy lookups find them by ID, slug or name (term_exists), and term names as stored. */
 import type { RestContext } from '../../contract/context.ts';
+import { phpTrim } from '../../lib/legacy-html.ts';
 import { sanitizeTitleWithDashes, slugify } from '../../lib/slug.ts';
 import type { LinkedKind, OrganizerRow, StoredEvent, Taxonomy, TermRow, VenueRow } from '../../store/calendar.ts';
 
@@ -16,16 +17,6 @@ export function termName(raw: string): string {
     .replace(/&(?!#?\w+;)/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
-}
-
-/** PHP's trim() characters. */
-const TRIMMED = new Set([' ', '\t', '\n', '\r', '\0', '\v']);
-function phpTrim(s: string): string {
-  let from = 0;
-  let to = s.length;
-  while (from < to && TRIMMED.has(s[from]!)) from++;
-  while (to > from && TRIMMED.has(s[to - 1]!)) to--;
-  return s.slice(from, to);
 }
 
 /**
