@@ -11,3 +11,17 @@ export function safeDecode(s: string): string {
     return s;
   }
 }
+
+/** PHP's urldecode: `+` is a space, %XX any byte, a malformed escape kept as written. */
+export function urldecode(s: string): string {
+  const raw = Buffer.from(s.replace(/\+/g, ' '));
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const hex = raw[i] === 0x25 ? raw.subarray(i + 1, i + 3).toString('latin1') : '';
+    if (/^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(raw[i]!);
+  }
+  return Buffer.from(bytes).toString('utf8');
+}

@@ -10,7 +10,8 @@ import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from '../../lib/dates.ts';
 import { can } from '../../lib/roles.ts';
 import type { RestContext } from '../../contract/context.ts';
-import { termOf, urldecode } from './lookups.ts';
+import { termOf } from './lookups.ts';
+import { urldecode } from '../../lib/url-encoding.ts';
 
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);

@@ -2,6 +2,7 @@
 import type { RestContext } from '../../contract/context.ts';
 import { phpTrim } from '../../lib/legacy-html.ts';
 import { sanitizeTitleWithDashes, slugify } from '../../lib/slug.ts';
+import { urldecode } from '../../lib/url-encoding.ts';
 import type { LinkedKind, OrganizerRow, StoredEvent, Taxonomy, TermRow, VenueRow } from '../../store/calendar.ts';
 
 /**
@@ -32,20 +33,6 @@ export async function termOf(ctx: RestContext, taxonomy: Taxonomy, item: string 
   // A name holding a NUL byte names no term (and PostgreSQL text cannot hold one); its slug has none.
   if (text.includes('\0')) return ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text));
   return (await ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text))) ?? ctx.store.calendar.termBySlugOrName(taxonomy, termName(text));
-}
-
-/** PHP's urldecode: `+` is a space, %XX any byte, a malformed escape kept as written. */
-export function urldecode(s: string): string {
-  const raw = Buffer.from(s.replace(/\+/g, ' '));
-  const bytes: number[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const hex = raw[i] === 0x25 ? raw.subarray(i + 1, i + 3).toString('latin1') : '';
-    if (/^[0-9a-f]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(raw[i]!);
-  }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /**
