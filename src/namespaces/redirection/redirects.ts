@@ -18,7 +18,7 @@ import { bulkItems, logRedirection } from '../../audit/log.ts';
 const args = listArgs(REDIRECT_ORDERBY, REDIRECT_FILTERS);
 const redirectPage = json(listOf(RedirectJson));
 
-/** A create reads the hit count and last access too (an import's redirect keeps them). */
+/** A create also takes the hit count and last access it is sent (an update keeps the redirect's own). */
 const CREATE_FIELDS = [...REDIRECT_FIELDS, 'hits', 'last_access'] as const;
 
 const ORDER: Record<string, RedirectOrder> = { source: 'url', last_count: 'hits', last_access: 'last_access', position: 'position' };
