@@ -61,11 +61,10 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
   storesNoInput?: true;
   /**
    * The parameters the handler reads into the store without declaring them (from `ctx.params` or
-   * `ctx.query`), or `all` for one that takes the request's parameters as a whole. A NUL byte is
-   * refused in these and in the declared arguments (core-nul-bytes); in any other parameter it is
-   * ignored with the parameter, as on the legacy site.
+   * `ctx.query`). A NUL byte is refused in these and in the declared arguments (core-nul-bytes); in
+   * any other parameter it is ignored with the parameter, as on the legacy site.
    */
-  reads?: readonly string[] | 'all';
+  reads?: readonly string[];
   /** What a success answers (see `reply`): the OpenAPI document and the docs page show it. */
   response: Reply;
   /** A one-line summary for the API reference (default: method and path). */

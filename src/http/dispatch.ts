@@ -81,7 +81,6 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
  */
 function readInput(e: CompiledEndpoint['endpoint'], validated: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
   if (e.storesNoInput) return {};
-  if (e.reads === 'all') return params;
   const read = { ...validated };
   for (const name of e.reads ?? []) if (params[name] !== undefined) read[name] = params[name];
   return read;

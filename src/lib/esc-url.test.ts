@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escUrlRaw } from './esc-url.ts';
+import { escUrlRaw, wpSanitizeRedirect } from './esc-url.ts';
 
 // Each expected value is what WordPress 7.0's esc_url_raw returned for the input.
 describe('escUrlRaw', () => {
@@ -22,5 +22,19 @@ describe('escUrlRaw', () => {
     ['', ''],
   ])('cleans %j as WordPress does', (input, expected) => {
     expect(escUrlRaw(input)).toBe(expected);
+  });
+});
+
+// Each expected value is the Location the legacy site sent for a redirect to the input: its front page's
+// canonical redirect, or a regex rule `^/blog/(.*)$` → `/news/$1` given the decoded request path.
+describe('wpSanitizeRedirect', () => {
+  it.each([
+    ['/news/a\r\nb"x<y>', '/news/abxy'],
+    ['/news/é x~€', '/news/%C3%A9%20x~%E2%82%AC'],
+    ["/news/😀'(q)", '/news/%F0%9F%98%80(q)'],
+    ["/x/?rest_route=&b=\"q'<>{}|^`$%0d%0%0AAb", '/x/?rest_route=&b=qb'],
+    ['/x/?page[a][b]=25&s=%f2%90&c[prototype][x]=%0D%0AX-Injected%3A%201', '/x/?page[a][b]=25&s=%f2%90&c[prototype][x]=X-Injected%3A%201'],
+  ])('sends %j as %j', (location, expected) => {
+    expect(wpSanitizeRedirect(location)).toBe(expected);
   });
 });

@@ -151,9 +151,10 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     expectWpError(path, 400, 'rest_invalid_param');
     const pathId = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect/9223372036854775808', headers: { authorization: admin }, payload: { id: 1, url: '/x' } });
     expectWpError(pathId, 400, 'rest_invalid_param');
-    // A route that reads its parameters as a whole (a redirect's fields) refuses it under any name.
-    const named = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect?__proto__=%00', headers: { authorization: admin } });
-    expect(named.json().data.params).toEqual(JSON.parse('{"__proto__": "Invalid parameter."}'));
+    // The undeclared fields a redirect or settings write reads are refused too.
+    const title = await postAsAdmin('/wp-json/redirection/v1/redirect/1', { title: 'a\u0000b', match_type: 'url', action_type: 'url' });
+    expect(title.json().data.params).toEqual({ title: 'Invalid parameter.' });
+    expect((await postAsAdmin('/wp-json/redirection/v1/setting', { auto_target: 'a\u0000b' })).json().data.params).toEqual({ auto_target: 'Invalid parameter.' });
     await stillHealthy();
   });
 
@@ -161,6 +162,16 @@ describe('input the store cannot hold is a 400, not a 500', () => {
     for (const url of ['/wp-json/calendar/events/v1/events?a[5][prototype]=%00', '/wp-json/calendar/events/v1/events?__proto__=%00', '/wp-json/calendar/events/v1/events?_fields=a%00b']) {
       expect((await send({ method: 'GET', url })).statusCode, url).toBe(200);
     }
+    // A redirect or settings write reads only its named fields: another key's NUL byte is ignored, and the
+    // write answers as without it (no url: the list; an update naming no matcher: the sanitizer's error).
+    const listed = await send({ method: 'POST', url: '/wp-json/redirection/v1/redirect?__proto__=%00&[x]=%00', headers: { authorization: admin } });
+    expect(listed.statusCode).toBe(200);
+    const fields = { url: '/nul-neighbour', match_type: 'url', action_type: 'url', action_data: { url: '/to' }, group_id: 1 };
+    const redirect = await postAsAdmin('/wp-json/redirection/v1/redirect', { ...fields, '[x]': 'a\u0000' });
+    expect(redirect.json().items.map((i: { url: string }) => i.url)).toContain('/nul-neighbour');
+    const update = await postAsAdmin(`/wp-json/redirection/v1/redirect/${redirect.json().items[0].id}?_envelope=1`, { '[x]': 'a\u0000' });
+    expect(update.json()).toMatchObject({ status: 400, body: { code: 'redirect', message: 'Invalid redirect matcher', data: { error_code: 369 } } });
+    expect((await postAsAdmin('/wp-json/redirection/v1/setting', { '[x]': 'a\u0000', location: 'b\u0000' })).statusCode).toBe(200);
     // An undeclared parameter the handler does read into the store is refused: the user search's `q`.
     expectWpError(await send({ method: 'GET', url: '/wp-json/history/v1/search-user?q=a%00b', headers: { authorization: admin } }), 400, 'rest_invalid_param');
     // oEmbed's `url` is cleaned as WordPress's esc_url_raw cleans it, NUL bytes dropped: it finds no record, or the one it names.

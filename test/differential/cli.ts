@@ -14,7 +14,7 @@ import { legacyPostResources } from '../../src/import/posts.ts';
 import { runImport } from '../../src/import/resource.ts';
 import { parseQueryString } from '../../src/lib/php-params.ts';
 import { aliasNames, loadCaptures, ORACLE_BASE, runConformance } from '../conformance/lib.ts';
-import { legacySide, lintelSide, type Answer, type Sent, type Side } from './clients.ts';
+import { AGENT, legacySide, lintelSide, withoutLoggedLocale, type Answer, type Sent, type Side } from './clients.ts';
 import { IdMap } from './ids.ts';
 import { Recorder } from './record.ts';
 import { printReport, Tally } from './report.ts';
@@ -49,7 +49,7 @@ const captures = loadCaptures().filter((c) => Number(c.seq) <= 41 || ['243', '24
 function sent(side: Side, r: DiffRequest, id: number): Sent {
   const path = r.path.replaceAll(ID_SLOT, String(id));
   const locale = side.name === 'lintel' ? r.locale : '';
-  const headers: Record<string, string> = { accept: 'application/json, */*;q=0.1' };
+  const headers: Record<string, string> = { accept: 'application/json, */*;q=0.1', 'user-agent': AGENT };
   const auth = r.caller === 'anonymous' ? undefined : side.auth(r.caller);
   if (auth) headers.authorization = auth;
   if (r.body) headers['content-type'] = r.body.type;
@@ -120,7 +120,7 @@ await runConformance({
       if (!r.write && tally.shouldLearn(r.route)) tally.learn(r.route, fromLegacy, await legacy.send(a), norm);
       // The legacy site's language plugin is not on the oracle: it answers the unprefixed route, whose links have no locale.
       const unprefixed = r.locale ? withoutLocale(fromLintel, r.locale) : fromLintel;
-      const lintelJson = parsed(unprefixed);
+      const lintelJson = withoutLoggedLocale(r.template, parsed(unprefixed), prefixes.locales);
       // A write's own answer already names the records it made by the IDs the two sides gave them.
       if (r.write && fromLegacy.status < 300 && fromLintel.status < 300) {
         if (['POST', 'PUT', 'PATCH'].includes(r.effective) && collections.has(r.path)) ids.created(r.path, parsed(fromLegacy), lintelJson);

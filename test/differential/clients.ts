@@ -40,6 +40,33 @@ export function toLegacyNames(s: string): string {
   return s.replace(/(?<![\w-])history(\\?\/)v1/g, 'simple-history$1v1').replace(/calendar(\\?\/)events(\\?\/)v1/g, 'tribe$1events$2v1');
 }
 
+/**
+ * The User-Agent both sides get: the legacy client sends none of its own and Lintel's in-process one
+ * `lightMyRequest`, which Redirection would log (a 404 row's `agent`) and its rules could match.
+ */
+export const AGENT = 'lintel-differential';
+
+/** The Redirection log lists: each row names the request it logged. */
+const LOG_LISTS = new Set(['/redirection/v1/log', '/redirection/v1/404']);
+
+/**
+ * Lintel's answer to a Redirection log list as the oracle's to the same requests: the tester sends a
+ * locale prefix (`/fr`) to Lintel only (the oracle has no language plugin), so a request Lintel logged
+ * under it (a row's `url`, a grouped row's `id`, a redirect's `sent_to`) is read without it; the
+ * contract's names against the oracle's are the comparator's (its namespace aliases).
+ */
+export function withoutLoggedLocale(template: string, json: unknown, locales: readonly string[]): unknown {
+  if (!LOG_LISTS.has(template) || locales.length === 0) return json;
+  const prefixed = new RegExp(`^(${ORACLE_BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})?/(?:${locales.join('|')})(?=[/?])`);
+  const strip = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(prefixed, (_m, base: string | undefined) => base ?? '');
+    if (Array.isArray(v)) return v.map(strip);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strip(x)]));
+    return v;
+  };
+  return strip(json);
+}
+
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

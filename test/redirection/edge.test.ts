@@ -92,3 +92,16 @@ describe('the cache headers of a redirect', () => {
     edgeFor(app.services).invalidate();
   });
 });
+
+// After the hit counts above: these requests add hits of their own.
+describe('the Location of a regex rule holding the decoded request', () => {
+  // What the legacy site sent for the rule `^/blog/(.*)$` → `/news/$1`: wp_redirect's wp_sanitize_redirect.
+  it.each([
+    ['/blog/a%0D%0Ab%22x%3Cy%3E', '/news/abxy'],
+    ['/blog/%C3%A9%20x%7e%E2%82%AC', '/news/%C3%A9%20x~%E2%82%AC'],
+    ["/blog/%F0%9F%98%80'(q)", '/news/%F0%9F%98%80(q)'],
+  ])('%s is redirected to %s, without line breaks or characters a header may not hold', async (url, location) => {
+    const res = await app.server.inject({ method: 'GET', url });
+    expect([res.statusCode, res.headers.location]).toEqual([301, location]);
+  });
+});

@@ -33,6 +33,16 @@ export function legacyParams<A extends object>(ctx: RestContext, args: A): Recor
   return { ...ctx.params, ...args };
 }
 
+/**
+ * The fields a legacy route reads from the request's parameters without declaring them, and only
+ * those: the route's `reads`, so a NUL byte in any other parameter is ignored (core-nul-bytes).
+ */
+export function fieldsOf<const F extends string>(ctx: RestContext, fields: readonly F[]): { [K in F]?: unknown } {
+  const out: { [K in F]?: unknown } = {};
+  for (const f of fields) if (ctx.params[f] !== undefined) out[f] = ctx.params[f];
+  return out;
+}
+
 /** A write that changes the site's rules: the edge drops its loaded index, so the next front-end request sees the change. */
 export function ruleWrite<S extends ArgShape, const Path extends string = never>(services: Services, e: Endpoint<S, Path>): Endpoint<S, Path> {
   return writeEndpoint({

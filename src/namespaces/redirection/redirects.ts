@@ -6,17 +6,20 @@ import { endpoint, route, type RestResult, type RouteDecl } from '../../contract
 import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
-import { NS, P, admin, jsonContext, legacyParams, ruleWrite } from './common.ts';
+import { NS, P, admin, fieldsOf, jsonContext, ruleWrite } from './common.ts';
 import { redirectJson } from './json.ts';
 import { listOf, RedirectJson } from './records.ts';
 import { REDIRECT_FILTERS, REDIRECT_ORDERBY, itemId, itemsArg, listArgs, pageOf, redirectFilter, type BulkParams, type ListParams } from './params.ts';
 import type { RedirectOrder, RedirectRow, Selection, RedirectFilter } from '../../store/redirection/rows.ts';
 import { errors } from '../../contract/error-codes.ts';
-import { countOf, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
+import { REDIRECT_FIELDS, countOf, sanitizeRedirect, sourceUrls, type SanitizeContext } from './sanitize.ts';
 import { bulkItems, logRedirection } from '../../audit/log.ts';
 
 const args = listArgs(REDIRECT_ORDERBY, REDIRECT_FILTERS);
 const redirectPage = json(listOf(RedirectJson));
+
+/** A create also takes the hit count and last access it is sent (an update keeps the redirect's own). */
+const CREATE_FIELDS = [...REDIRECT_FIELDS, 'hits', 'last_access'] as const;
 
 const ORDER: Record<string, RedirectOrder> = { source: 'url', last_count: 'hits', last_access: 'last_access', position: 'position' };
 
@@ -38,7 +41,7 @@ function sanitizeContext(ctx: RestContext, store: Store, settings: SanitizeConte
 }
 
 async function create(ctx: RestContext, p: ListParams): Promise<RestResult> {
-  const body = legacyParams(ctx, p);
+  const body = fieldsOf(ctx, CREATE_FIELDS);
   const urls = sourceUrls(body);
   // No `url`: nothing to create; the list is still the answer.
   if (urls) {
@@ -60,7 +63,7 @@ async function create(ctx: RestContext, p: ListParams): Promise<RestResult> {
 
 async function update(ctx: RestContext, a: { id: string }): Promise<RestResult> {
   const id = Number(a.id);
-  const body = legacyParams(ctx, a);
+  const body = fieldsOf(ctx, REDIRECT_FIELDS);
   const item = await ctx.store.transaction(async (store) => {
     const existing = await store.redirection.redirects.byId(id);
     if (!existing) throw errors.redirection.invalid('Invalid redirect details', 'redirect_update_failed', 375);
@@ -110,9 +113,9 @@ export function redirectRoutes(services: Services): RouteDecl[] {
       NS,
       `${P}/redirect`,
       endpoint({ methods: ['GET'], args, response: redirectPage, permission: admin, handler: (ctx, a) => redirectList(ctx, a) }),
-      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, reads: 'all', response: redirectPage, permission: admin, handler: (ctx, a) => create(ctx, a) }),
+      ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args, reads: CREATE_FIELDS, response: redirectPage, permission: admin, handler: (ctx, a) => create(ctx, a) }),
     ),
-    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, reads: 'all', path: ['id'], response: json(z.object({ item: RedirectJson })), permission: admin, handler: (ctx, a) => update(ctx, a) })),
+    route(NS, `${P}/redirect/(?P<id>[\\d]+)`, ruleWrite(services, { methods: ['POST', 'PUT', 'PATCH'], args: {}, reads: REDIRECT_FIELDS, path: ['id'], response: json(z.object({ item: RedirectJson })), permission: admin, handler: (ctx, a) => update(ctx, a) })),
     route(
       NS,
       `${P}/redirect/post`,

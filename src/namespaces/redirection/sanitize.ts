@@ -109,7 +109,7 @@ const INT_COLUMN_MAX = 2_147_483_647;
 export const countOf = (v: unknown): number => Math.min(INT_COLUMN_MAX, Math.max(0, intOf(v)));
 
 /** Source flags from `match_data.source` (booleans only, as the legacy `is_bool`), else the settings' with `regex`. */
-function flagsFor(body: Record<string, unknown>, settings: RedirectionSettings): SourceFlags {
+function flagsFor(body: RedirectBody, settings: RedirectionSettings): SourceFlags {
   const source = isObject(body.match_data) && isObject(body.match_data.source) ? body.match_data.source : null;
   let flags: SourceFlags;
   if (source) {
@@ -145,6 +145,16 @@ export interface SanitizeContext {
   existing?: RedirectRow;
 }
 
+/**
+ * The fields of a redirect body the plugin's sanitizer reads (`Red_Item_Sanitize::get`, and create's
+ * `enabled` and `status`): no other field of the request reaches the store, so a NUL byte elsewhere is
+ * ignored as on the legacy site (core-nul-bytes).
+ */
+export const REDIRECT_FIELDS = ['url', 'match_type', 'action_type', 'action_code', 'action_data', 'match_data', 'regex', 'group_id', 'title', 'position', 'enabled', 'status'] as const;
+
+/** A redirect body: only the fields the sanitizer reads, so reading another one does not type-check. */
+export type RedirectBody = { [F in (typeof REDIRECT_FIELDS)[number]]?: unknown };
+
 export type SanitizedRedirect = Omit<NewRedirect, 'hits' | 'lastAccess' | 'position' | 'enabled'> & {
   /** null: not sent (create places it after the group's redirects, update keeps it). */
   position: number | null;
@@ -155,7 +165,7 @@ export type SanitizedRedirect = Omit<NewRedirect, 'hits' | 'lastAccess' | 'posit
  * One redirect from a body with a single `url` string. Checks in the legacy order: matcher,
  * action, source, group.
  */
-export async function sanitizeRedirect(body: Record<string, unknown>, url: string, c: SanitizeContext): Promise<SanitizedRedirect> {
+export async function sanitizeRedirect(body: RedirectBody, url: string, c: SanitizeContext): Promise<SanitizedRedirect> {
   // `error_code` is the line of the plugin's route that returns the error: route_update's, else route_create's.
   const invalid = (message: string) => errors.redirection.invalid(message, 'redirect', c.existing ? 369 : 347);
   let matchType = body.match_type as MatchType;
@@ -204,7 +214,7 @@ export async function sanitizeRedirect(body: Record<string, unknown>, url: strin
 }
 
 /** The unique source URLs of a body: `url` may be one string or a list (one redirect each). */
-export function sourceUrls(body: Record<string, unknown>): string[] | null {
+export function sourceUrls(body: RedirectBody): string[] | null {
   const u = body.url;
   if (typeof u === 'string') return [u];
   if (Array.isArray(u)) return [...new Set(u.filter((x): x is string => typeof x === 'string'))];

@@ -5,7 +5,7 @@ import { endpoint, route, type RestResult, type RouteDecl } from '../../contract
 import type { RestContext } from '../../contract/context.ts';
 import type { Services } from '../../services.ts';
 import type { Store } from '../../store/store.ts';
-import { NS, P, admin, legacyParams, ruleWrite } from './common.ts';
+import { NS, P, admin, fieldsOf, ruleWrite } from './common.ts';
 import { groupsDropdown } from './groups.ts';
 import { GroupsDropdown } from './records.ts';
 import { FLAG_QUERY, type RedirectionSettings } from '../../store/redirection/rows.ts';
@@ -23,10 +23,20 @@ const text = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '').
 /** The post types the monitor can watch, as the settings page lists them. */
 const POST_TYPES = { post: 'Posts', page: 'Pages', tribe_events: 'Events', trash: 'Trash' };
 
+/**
+ * The settings a write reads (`red_set_options`' known keys that Lintel keeps): no other parameter
+ * reaches the store, so a NUL byte elsewhere is ignored as on the legacy site (core-nul-bytes).
+ */
+const SETTING_FIELDS = [
+  'support', 'https', 'log_external', 'log_header', 'track_hits', 'expire_redirect', 'expire_404', 'ip_logging', 'redirect_cache', 'rest_api', 'monitor_post',
+  'last_group_id', 'monitor_types', 'associated_redirect', 'auto_target', 'ip_headers', 'ip_proxy', 'aliases', 'permalinks', 'preferred_domain', 'plugin_update',
+  'update_notice', 'headers', 'cache_key', 'flag_query', 'flag_case', 'flag_trailing', 'flag_regex', 'relocate',
+] as const;
+
 /** `red_set_options`: each known key sanitized; unknown keys dropped. */
-async function sanitize(store: Store, now: Date, sent: Record<string, unknown>): Promise<Partial<RedirectionSettings>> {
+async function sanitize(store: Store, now: Date, sent: { [F in (typeof SETTING_FIELDS)[number]]?: unknown }): Promise<Partial<RedirectionSettings>> {
   const out: Partial<RedirectionSettings> = {};
-  const has = (k: string) => sent[k] !== undefined;
+  const has = (k: keyof typeof sent) => sent[k] !== undefined;
   const validGroup = async (v: unknown) => {
     const id = int(v);
     if (id > 0 && (await store.redirection.groups.byId(id))) return id;
@@ -93,13 +103,13 @@ export function settingRoutes(services: Services): RouteDecl[] {
       ruleWrite(services, {
         methods: ['POST', 'PUT', 'PATCH'],
         args: {},
-        reads: 'all',
+        reads: SETTING_FIELDS,
         response: settingsAnswer,
         permission: admin,
-        handler: async (ctx, a) => {
+        handler: async (ctx) => {
           const saved = await ctx.store.transaction(async (store) => {
             const current = await store.redirection.settings.get();
-            const patch = await sanitize(store, ctx.clock.now(), legacyParams(ctx, a));
+            const patch = await sanitize(store, ctx.clock.now(), fieldsOf(ctx, SETTING_FIELDS));
             if (!Object.keys(patch).length) return current;
             await logRedirection(store, ctx, 'redirection_options_saved');
             return store.redirection.settings.save(patch);

@@ -58,3 +58,11 @@ describe('a front-page request asking for a post by slug', () => {
     }
   });
 });
+
+describe('the front page of an empty rest_route', () => {
+  it('redirects a GET to the slashed address with the query as wp_redirect sanitizes it (no encoded line breaks)', async () => {
+    const res = await app.server.inject({ method: 'GET', url: '/wp-json/history/v1/stats/users?s=%F2%90%B8%98&rest_route=0&c[prototype][x]=%0D%0AX-Injected%3A%201' });
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe(`${app.services.config.baseUrl}/wp-json/history/v1/stats/users/?s=%f2%90%b8%98&rest_route=0&c[prototype][x]=X-Injected%3A%201`);
+  });
+});

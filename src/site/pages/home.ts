@@ -11,6 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { wpSanitizeRedirect } from '../../lib/esc-url.ts';
 import { frontPage, postSlugAsked, routeVars } from '../../http/rest-request.ts';
 import { slugify } from '../../lib/slug.ts';
 import { safeDecode } from '../../lib/url-encoding.ts';
@@ -28,7 +29,7 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
     if (!front) return false;
     const redirect = async (location: string) => {
       const hours = edgeSettings(await services.store.redirection.settings.get()).redirectCacheHours;
-      await reply.code(301).headers(redirectCache(301, hours, services.clock.now())).header('X-Redirect-By', 'WordPress').header('Location', lowerHighOctets(location)).type('text/html; charset=UTF-8').send('');
+      await reply.code(301).headers(redirectCache(301, hours, services.clock.now())).header('X-Redirect-By', 'WordPress').header('Location', wpSanitizeRedirect(lowerHighOctets(location))).type('text/html; charset=UTF-8').send('');
       return true;
     };
     const asked = vars === 'mismatch' ? null : postSlugAsked(vars);

@@ -1,6 +1,7 @@
 /** The answers the edge sends itself, as the plugin's front end sends them. */
 import type { FastifyReply } from 'fastify';
 import { NO_CACHE } from '../../../http/shape.ts';
+import { wpSanitizeRedirect } from '../../../lib/esc-url.ts';
 import { escapeHtml } from '../../../lib/html.ts';
 
 export const HTML = 'text/html; charset=UTF-8';
@@ -21,9 +22,9 @@ export function redirectCache(code: number, hours: number, now: Date): Record<st
   return { Expires: new Date(now.getTime() + hours * 3_600_000).toUTCString(), 'Cache-Control': `max-age=${hours * 3600}` };
 }
 
-/** A `url` or `random` action: an empty body, the target in Location. */
+/** A `url` or `random` action: an empty body, the target in Location as wp_redirect sanitizes it (a regex rule's target holds the decoded request). */
 export async function sendRedirect(reply: FastifyReply, code: number, target: string, cache: { hours: number; now: Date }): Promise<void> {
-  await reply.code(code).headers(redirectCache(code, cache.hours, cache.now)).header('X-Redirect-By', 'redirection').header('Location', target).type(HTML).send('');
+  await reply.code(code).headers(redirectCache(code, cache.hours, cache.now)).header('X-Redirect-By', 'redirection').header('Location', wpSanitizeRedirect(target)).type(HTML).send('');
 }
 
 /** A page WordPress renders: its name and the headers every such page carries (calendarDiscovery). */
