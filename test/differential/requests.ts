@@ -125,7 +125,8 @@ function build(route: CompiledRoute, r: Shape, method: string, pairs: Pair[]): D
   if (r.override) query.push(['_method', r.override]);
   if (r.fields !== null) query.push(['_fields', r.fields]);
   if (r.envelope) query.push(['_envelope', '1']);
-  const effective = (r.override && method === 'POST' ? r.override : method).toUpperCase();
+  // WP_REST_Server::serve_request takes `?_method=` whatever the request's own method (Lintel too): a PATCH `?_method=GET` is a read.
+  const effective = (r.override ?? method).toUpperCase();
   const path = r.path;
   const template = openApiPath(route.pattern).path;
   return {
