@@ -97,7 +97,7 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
 }
 
 /**
- * The query vars WordPress's parse_request reads `rest_route` and the front page's `name` from: a
+ * The query vars WordPress's parse_request reads `rest_route` and the front page's from: a
  * POST's form body (`$_POST`, urlencoded or multipart) before the query string (`$_GET`); a
  * public query var in both, differing, is `mismatch` (wp_die 400 "A variable mismatch has been
  * detected."). Read once per request.
@@ -119,11 +119,9 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   if (!posted) return query;
   if (PUBLIC_QUERY_VARS.some((name) => posted[name] !== undefined && query[name] !== undefined && JSON.stringify(lastOf(query[name])) !== JSON.stringify(lastOf(posted[name])))) return 'mismatch';
   const vars = { ...query };
-  for (const name of POSTED_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
+  for (const name of PUBLIC_QUERY_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
   return vars;
 }
-
-const POSTED_VARS = ['rest_route', 'name'] as const;
 
 /**
  * WordPress's public query vars (WP::$public_query_vars) and the REST API's `rest_route`: parse_request

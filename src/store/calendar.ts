@@ -339,6 +339,16 @@ export class CalendarRepo {
     return r ?? null;
   }
 
+  /** Whether `author` has a published calendar record (redirect_canonical sends `?author=` on to the author page of one with any published post). */
+  async hasPublishedBy(author: number): Promise<boolean> {
+    const found = await this.sql.query(
+      `select 1 from calendar_events where status = 'publish' and author = $1 union all select 1 from calendar_venues where status = 'publish' and author = $1
+        union all select 1 from calendar_organizers where status = 'publish' and author = $1 limit 1`,
+      [author],
+    );
+    return found.length > 0;
+  }
+
   async linkedBySlug(kind: LinkedKind, slug: string): Promise<VenueRow | OrganizerRow | null> {
     return this.bySlug<VenueRow | OrganizerRow>(LINKED[kind], slug, (id) => (kind === 'venue' ? this.venue(id) : this.organizer(id)));
   }

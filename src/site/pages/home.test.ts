@@ -45,6 +45,9 @@ describe('a front-page request asking for a post by slug', () => {
     const res = await app.server.inject({ method: 'GET', url: '/?name=Guessable-Sh&utm=1&p=4' });
     expect(res.statusCode).toBe(301);
     expect(res.headers.location).toMatch(/\/event\/guessable-show\/\?utm=1$/);
+    // The page asked for goes into the path; the rest of the query is carried as parse_str reads it, rawurlencoded.
+    const paged = await app.server.inject({ method: 'GET', url: '/wp-json/x?rest_route=&name=guessable&page=2&a+b=%7e%C3%A9&x[]=1&e=' });
+    expect(paged.headers.location).toMatch(/\/event\/guessable-show\/2\/\?rest_route&a_b=~%C3%A9&x%5B0%5D=1&e$/);
     expect(res.headers['x-redirect-by']).toBe('WordPress');
     const posted = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/categories', headers: form, payload: 'name=guessable-show&rest.route=' });
     expect(posted.statusCode).toBe(404);
@@ -56,5 +59,51 @@ describe('a front-page request asking for a post by slug', () => {
       expect(res.statusCode, payload).toBe(200);
       expect(res.body, payload).toContain('<h1>Oracle Site</h1>');
     }
+  });
+});
+
+describe('a front-page request asking for an author archive', () => {
+  let admin: number;
+  let editor: number;
+  beforeAll(async () => {
+    await app.auth('administrator');
+    await app.auth('editor');
+    admin = (await app.store.users.byLogin('admin'))!.id;
+    editor = (await app.store.users.byLogin('editor'))!.id;
+    // The administrator has published an event; the editor nothing.
+    const created = await app.server.inject({
+      method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: await app.auth('administrator'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Author Show', start_date: '2027-03-01 20:00', end_date: '2027-03-01 22:00', status: 'publish' }),
+    });
+    expect(created.statusCode).toBe(201);
+  });
+
+  it('redirects a GET naming by digits a user who published something to the author page, the rest of the query carried', async () => {
+    const res = await app.server.inject({ method: 'GET', url: `/wp-json/calendar/events/v1/events?rest_route=&author=0${admin}&z=%7e%C3%A9` });
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toMatch(/\/author\/admin\/\?rest_route&z=~%C3%A9$/);
+  });
+
+  it('is a page for a user without published posts, a POST form or digits among other characters, and for no author', async () => {
+    for (const [method, url, payload] of [['GET', `/?author=${editor}`, ''], ['POST', '/wp-json/calendar/events/v1/events', `author=${admin}&rest.route=`], ['GET', `/?author=${admin}a`, ''], ['GET', '/?author=abc', ''], ['GET', '/?author=00', '']]) {
+      const res = await app.server.inject({ method: method as 'GET', url: url!, headers: form, payload });
+      expect(res.statusCode, `${method} ${url} ${payload}`).toBe(200);
+      expect(res.body).toContain('<h1>Oracle Site</h1>');
+    }
+  });
+
+  it('is the 404 page, logged, for an unknown user or a list no published post of WordPress matches', async () => {
+    for (const payload of ['author=9999&rest_route=', 'author=-1&rest_route=', `author=${editor},9999&rest_route=`]) {
+      const res = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: form, payload });
+      expect(res.statusCode, payload).toBe(404);
+      expect(res.body, payload).toContain('Page not found');
+    }
+    expect(await logged404()).toContainEqual({ url: '/wp-json/calendar/events/v1/events', request_method: 'POST', http_code: 404 });
+  });
+
+  it("is a page for a list when the legacy site's published posts match it", async () => {
+    await app.store.legacyPosts.importPosts([{ id: 7001, post_type: 'post', status: 'publish', author: editor, parent: 0 }]);
+    for (const url of ['/?author=-1', `/?author=${editor},9999`]) expect((await app.server.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    expect((await app.server.inject({ method: 'GET', url: `/?author=-${editor}` })).statusCode).toBe(404);
   });
 });

@@ -3,21 +3,26 @@
  * is (the legacy site answers its front page there, and API clients such as wpapi discover the
  * REST root from that answer's `Link` header, which every site answer carries). WordPress also
  * answers its front page to a request with an empty `rest_route` (`/wp-json/x?rest_route=`), after
- * redirecting a GET to the slashed address (`frontPage`). One asking for a post by slug
- * (`?name=x`, also in a POST form) is a single post's page: a GET or HEAD is redirected to the first
- * published calendar record whose slug begins with it, as redirect_canonical guesses
- * (redirect_guess_404_permalink); otherwise it is the site's 404 page, logged.
+ * redirecting a GET to the slashed address (`frontPage`). Query vars there (also in a POST form)
+ * can make it another page, as WP_Query and redirect_canonical read them:
+ * - a post slug (`name`): a GET or HEAD is redirected to the first published calendar record whose
+ *   slug begins with it (redirect_guess_404_permalink); otherwise it is the site's 404 page, logged;
+ * - authors (`author=1`, `author=1,-2`): an author archive, a page when it lists a published post or
+ *   names one existing user, else the 404 page; a GET or HEAD naming one user by digits alone is
+ *   redirected to the author's page when the user has published anything.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { lastOf, parseQueryString } from '../../lib/php-params.ts';
 import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { frontPage, postSlugAsked, routeVars } from '../../http/rest-request.ts';
 import { slugify } from '../../lib/slug.ts';
-import { safeDecode } from '../../lib/url-encoding.ts';
 import { redirectCache } from '../../namespaces/redirection/edge/responses.ts';
 import { edgeSettings } from '../../namespaces/redirection/edge/settings.ts';
+import { authorsAsked, carriedQuery, postPageAsked } from './canonical.ts';
 
 export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings' | 'clock'>) {
+  const { store } = services;
   const { baseUrl, restPrefix } = services.config;
   const prefixes = { restPrefix, locales: services.mappings.locales };
   return async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
@@ -25,22 +30,38 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
     const pathname = q < 0 ? req.url : req.url.slice(0, q);
     const vars = await routeVars(req);
     const front = pathname === '/' && (req.method === 'GET' || req.method === 'HEAD') ? 'page' : vars !== 'mismatch' && frontPage(req.method, pathname, vars, prefixes);
-    if (!front) return false;
+    if (!front || vars === 'mismatch') return false;
+    const query = q < 0 ? '' : req.url.slice(q + 1);
     const redirect = async (location: string) => {
-      const hours = edgeSettings(await services.store.redirection.settings.get()).redirectCacheHours;
-      await reply.code(301).headers(redirectCache(301, hours, services.clock.now())).header('X-Redirect-By', 'WordPress').header('Location', lowerHighOctets(location)).type('text/html; charset=UTF-8').send('');
+      const hours = edgeSettings(await store.redirection.settings.get()).redirectCacheHours;
+      await reply.code(301).headers(redirectCache(301, hours, services.clock.now())).header('X-Redirect-By', 'WordPress').header('Location', location).type('text/html; charset=UTF-8').send('');
       return true;
     };
-    const asked = vars === 'mismatch' ? null : postSlugAsked(vars);
+    const reads = req.method === 'GET' || req.method === 'HEAD';
+    const asked = postSlugAsked(vars);
     if (asked !== null) {
       const prefix = slugify(asked);
-      const guess = (req.method === 'GET' || req.method === 'HEAD') && prefix !== '' ? await services.store.calendar.publishedBySlugPrefix(prefix) : null;
+      const guess = reads && prefix !== '' ? await store.calendar.publishedBySlugPrefix(prefix) : null;
       // A post slug WordPress finds no post for: the site's 404 page (and 404 log row), left to the redirect edge.
       if (!guess) return false;
-      return redirect(`${baseUrl}/${guess.kind}/${guess.slug}/${withoutPostVars(q < 0 ? '' : req.url.slice(q + 1))}`);
+      const page = postPageAsked(vars);
+      const dropped = ['page', 'feed', 'p', 'page_id', 'attachment_id', 'pagename', 'name', 'post_type'];
+      return redirect(`${baseUrl}/${guess.kind}/${guess.slug}/${page > 1 ? `${page}/` : ''}${carriedQuery(query, dropped)}`);
     }
-    if (front !== 'page') return redirect(`${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`);
-    const site = await services.store.options.site();
+    const authors = authorsAsked(vars);
+    if (authors !== null) {
+      // handle_404: an archive listing a published post, or naming one user, is a page; else the 404 page.
+      const excluded = authors.filter((a) => a <= 0).map(Math.abs);
+      const single = authors.length === 1 && authors[0]! > 0 ? await store.users.byId(authors[0]!) : null;
+      if (!single && !(await store.legacyPosts.hasPublished(excluded.length ? { notIn: excluded } : { in: authors }, 'post'))) return false;
+      const sent = lastOf(parseQueryString(query).author);
+      if (reads && single && typeof sent === 'string' && /^\d+$/.test(sent) && ((await store.legacyPosts.hasPublished({ in: [single.id] })) || (await store.calendar.hasPublishedBy(single.id)))) {
+        // The nicename WordPress made of the login (sanitize_title of its first 50 characters).
+        return redirect(`${baseUrl}/author/${slugify(single.login.slice(0, 50))}/${carriedQuery(query, ['author'])}`);
+      }
+    }
+    if (front !== 'page') return redirect(lowerHighOctets(`${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`));
+    const site = await store.options.site();
     const name = escapeHtml(site.name);
     await reply.type('text/html; charset=UTF-8').send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body><h1>${name}</h1>` +
@@ -51,13 +72,7 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
   };
 }
 
-/** redirect_canonical's answer writes the octets of non-ASCII bytes in lower case (`%C3%A9` → `%c3%a9`), ASCII ones as sent (`%7E`). */
+/** redirect_canonical's slashed address of the front page keeps the query as sent but writes the octets of non-ASCII bytes in lower case (`%C3%A9` → `%c3%a9`), ASCII ones as sent (`%7E`). */
 export function lowerHighOctets(url: string): string {
   return url.replace(/%[89a-f][0-9a-f]/gi, (octet) => octet.toLowerCase());
-}
-
-/** The query redirect_canonical keeps after guessing a post: the vars that named it (name, p, page_id, post_type) are dropped. */
-function withoutPostVars(query: string): string {
-  const kept = query.split('&').filter((pair) => pair !== '' && !['name', 'p', 'page_id', 'post_type'].includes(safeDecode(pair.split('=')[0]!.replace(/\+/g, ' '))));
-  return kept.length ? `?${kept.join('&')}` : '';
 }
