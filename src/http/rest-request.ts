@@ -46,15 +46,32 @@ function namedRoute(query: Params): string | undefined | { notString: true } | {
 
 /**
  * The route the rewrite rule makes of the path after the prefix, as the legacy site reads it. Its PHP
- * server hands WordPress a path without a dot decoded (PATH_INFO), which WordPress cuts at its first
- * `?` (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot reaches it as
+ * server decodes the path and resolves its dot segments (`by-slug/..%2F` is the collection), and hands
+ * WordPress the result when no dot is left in it (PATH_INFO), which WordPress cuts at its first `?`
+ * (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot left reaches it as
  * sent. The rewrite rule's query gets the path urlencoded (WP_MatchesMapRegex) before parse_str reads
  * it back, so the route is the path as WordPress was handed it: `&`, `+` and `%xx` stay as they are.
  */
 function pathRoute(prefix: string, tail: string): string {
-  const decoded = safeDecode(tail);
+  const decoded = withoutDotSegments(safeDecode(tail));
   // What stands before the tail is the locale and the prefix as configured, plain segments: only the prefix may hold a dot.
   return `/${prefix.includes('.') || decoded.includes('.') ? tail : decoded.split('?')[0]!}`;
+}
+
+/**
+ * The PHP server's normalize_vpath on a decoded path: a `.` segment goes, a `..` one takes the segment
+ * before it along (none above the prefix), and a run of slashes is one.
+ */
+function withoutDotSegments(path: string): string {
+  const kept: string[] = [];
+  const segments = path.split('/');
+  for (const seg of segments) {
+    if (seg === '..') kept.pop();
+    else if (seg !== '.' && seg !== '') kept.push(seg);
+  }
+  // The trailing slash stays (rest_api_loaded trims it anyway), as after a dot segment.
+  const last = segments.at(-1);
+  return kept.join('/') + (kept.length && (last === '' || last === '.' || last === '..') ? '/' : '');
 }
 
 /** Where `rest_route` applies: under the REST prefix (the route its path names) or on the site root (`/`, `index.php`), with or without a locale. */

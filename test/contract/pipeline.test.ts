@@ -130,8 +130,9 @@ describe('request forms', () => {
     for (const url of ['/?%20rest_route=/echo/v1/items/3', '/?rest.route=/echo/v1/items/3', '/?rest_route=/x&rest_route=/echo/v1/items/3', '/?rest_route=/echo/v1/items/3/%5C']) {
       expect((await get(url)).json(), url).toEqual({ id: 3, method: 'GET' });
     }
-    // The route is matched as it is: without its leading slash, or with two, it names none.
-    for (const url of ['/?rest_route=echo/v1/items/3', '/wp-json//echo/v1/items/3']) expect((await get(url)).json().code, url).toBe('rest_no_route');
+    // The route is matched as it is: without its leading slash it names none; in the path, the PHP server makes a run of slashes one.
+    expect((await get('/?rest_route=echo/v1/items/3')).json().code).toBe('rest_no_route');
+    expect((await get('/wp-json//echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
     expect((await get('/?rest_route=/0/')).json().code).toBe('rest_no_route');
     expect((await get('/wp-json/echo/v1/items/3?rest_route=//')).json().namespaces).toBeDefined();
   });
