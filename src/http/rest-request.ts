@@ -136,7 +136,7 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   if (!posted) return query;
   if (PUBLIC_QUERY_VARS.some((name) => posted[name] !== undefined && query[name] !== undefined && JSON.stringify(lastOf(query[name])) !== JSON.stringify(lastOf(posted[name])))) return 'mismatch';
   const vars = { ...query };
-  for (const name of PUBLIC_QUERY_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
+  for (const name of [...PUBLIC_QUERY_VARS, ...POST_TYPE_QUERY_VARS]) if (posted[name] !== undefined) vars[name] = posted[name];
   return vars;
 }
 
@@ -147,13 +147,16 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
  */
 const PUBLIC_QUERY_VARS = ['m', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar', 'page', 'paged', 'more', 'tb', 'pb', 'author', 'order', 'orderby', 'year', 'monthnum', 'day', 'hour', 'minute', 'second', 'name', 'category_name', 'tag', 'feed', 'author_name', 'pagename', 'page_id', 'error', 'attachment', 'attachment_id', 'subpost', 'subpost_id', 'preview', 'robots', 'favicon', 'taxonomy', 'term', 'cpage', 'post_type', 'embed', 'rest_route'];
 
+/** The query vars of the calendar's public post types: parse_request reads them as it reads the public ones (not in the mismatch check). */
+const POST_TYPE_QUERY_VARS = ['tribe_events'];
+
 /**
- * The post slug a front-page request asks for (WordPress's public `name` query var, trimmed as
- * WP_Query trims it), or null: a non-empty one makes the page a single post's. Not a string
- * (`name[]=`): no slug, the front page.
+ * The post slug a front-page request asks for (WordPress's public `name` query var, or a post type's
+ * such as `tribe_events`, trimmed as WP_Query trims it), or null: a non-empty one makes the page a
+ * single post's. Not a string (`name[]=`): no slug, the front page.
  */
-export function postSlugAsked(vars: Params): string | null {
-  const v = lastOf(vars.name);
+export function postSlugAsked(vars: Params, queryVar = 'name'): string | null {
+  const v = lastOf(vars[queryVar]);
   const slug = typeof v === 'string' ? phpTrim(v) : '';
   return slug === '' ? null : slug;
 }

@@ -14,6 +14,19 @@ export function postPageAsked(vars: Params): number {
 }
 
 /**
+ * The post ID a front-page request asks for: WP_Query's `p`, else `page_id`, each's leading integer; 0
+ * for none. (WP_Query takes a negative one's absolute value, but the legacy site answers `p=-15` with a
+ * 200 page, redirecting nowhere: Lintel leaves it to the front page.)
+ */
+export function postIdAsked(vars: Params): number {
+  const id = (name: string) => {
+    const v = lastOf(vars[name]);
+    return typeof v === 'string' ? Math.max(0, phpInt(v)) : 0;
+  };
+  return id('p') || id('page_id');
+}
+
+/**
  * The authors a front-page request asks for (WP_Query's `author`: a comma list, all but digits,
  * commas and hyphens dropped, each item's leading integer, sorted, once each), or null when it asks
  * for none (empty, zero or not a string) and the page is not an author archive.

@@ -107,3 +107,43 @@ describe('a front-page request asking for an author archive', () => {
     expect((await app.server.inject({ method: 'GET', url: `/?author=-${editor}` })).statusCode).toBe(404);
   });
 });
+
+describe('a front-page request asking for a calendar record by ID, an event by slug or a tag', () => {
+  const admin = () => app.auth('administrator');
+  let published: { id: number; slug: string };
+  let draft: number;
+  beforeAll(async () => {
+    const create = async (body: object) =>
+      (await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: { authorization: await admin(), 'content-type': 'application/json' }, payload: JSON.stringify(body) })).json();
+    published = await create({ title: 'Winter Organ Recital', start_date: '2027-04-01 20:00', end_date: '2027-04-01 22:00', status: 'publish', tags: ['organ'] });
+    draft = (await create({ title: 'Draft Recital', start_date: '2027-04-02 20:00', end_date: '2027-04-02 22:00', status: 'draft' })).id;
+  });
+
+  it('redirects a GET of `p` or `page_id` naming a published record to its page, without the var that named it', async () => {
+    for (const [url, query] of [[`/?p=${published.id}&utm=1&post_type=x`, '?utm=1'], [`/?page_id=${published.id}abc`, '']]) {
+      const res = await app.server.inject({ method: 'GET', url: url! });
+      expect(res.statusCode, url).toBe(301);
+      expect(res.headers.location, url).toBe(`http://lintel.test/event/${published.slug}/${query}`);
+    }
+    const posted = await app.server.inject({ method: 'POST', url: '/wp-json/x', headers: form, payload: `p=${published.id}&rest_route=` });
+    expect(posted.statusCode).toBe(200);
+  });
+
+  it('is the 404 page for an unpublished record or an ID nothing has, and the front page for one of WordPress\'s own posts', async () => {
+    for (const url of [`/?p=${draft}`, '/?page_id=987654']) expect((await app.server.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    await app.store.legacyPosts.importPosts([{ id: 987000, post_type: 'page', status: 'publish', author: 1, parent: 0 }]);
+    for (const url of ['/?page_id=987000', `/?p=-${published.id}`]) expect((await app.server.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+  });
+
+  it('answers `tribe_events` with the event page when published, else redirects to one its slug begins with, keeping the var', async () => {
+    expect((await app.server.inject({ method: 'GET', url: `/?tribe_events=${published.slug}` })).statusCode).toBe(200);
+    const guessed = await app.server.inject({ method: 'GET', url: '/?tribe_events=winter-org&utm=1' });
+    expect([guessed.statusCode, guessed.headers.location]).toEqual([301, `http://lintel.test/event/${published.slug}/?tribe_events=winter-org&utm=1`]);
+    expect((await app.server.inject({ method: 'POST', url: '/wp-json/x', headers: form, payload: 'tribe_events=draft-recital&rest_route=' })).statusCode).toBe(404);
+  });
+
+  it('is a page for a tag the calendar has, else the 404 page', async () => {
+    expect((await app.server.inject({ method: 'GET', url: '/?tag=Organ' })).statusCode).toBe(200);
+    expect((await app.server.inject({ method: 'GET', url: '/?tag=no-such-tag' })).statusCode).toBe(404);
+  });
+});

@@ -19,7 +19,7 @@ import { frontPage, postSlugAsked, routeVars } from '../../http/rest-request.ts'
 import { slugify } from '../../lib/slug.ts';
 import { redirectCache } from '../../namespaces/redirection/edge/responses.ts';
 import { edgeSettings } from '../../namespaces/redirection/edge/settings.ts';
-import { authorsAsked, carriedQuery, postPageAsked } from './canonical.ts';
+import { authorsAsked, carriedQuery, postIdAsked, postPageAsked } from './canonical.ts';
 
 export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings' | 'clock'>) {
   const { store } = services;
@@ -38,26 +38,45 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
       return true;
     };
     const reads = req.method === 'GET' || req.method === 'HEAD';
-    const asked = postSlugAsked(vars);
+    const sent = parseQueryString(query);
+    // `tribe_events` names an event as `name` names a post (parse_request sets `name` and the post type from it).
+    const eventAsked = postSlugAsked(vars, 'tribe_events');
+    const asked = eventAsked ?? postSlugAsked(vars);
     if (asked !== null) {
-      const prefix = slugify(asked);
-      const guess = reads && prefix !== '' ? await store.calendar.publishedBySlugPrefix(prefix) : null;
-      // A post slug WordPress finds no post for: the site's 404 page (and 404 log row), left to the redirect edge.
-      if (!guess) return false;
-      const page = postPageAsked(vars);
-      const dropped = ['page', 'feed', 'p', 'page_id', 'attachment_id', 'pagename', 'name', 'post_type'];
-      return redirect(`${baseUrl}/${guess.kind}/${guess.slug}/${page > 1 ? `${page}/` : ''}${carriedQuery(query, dropped)}`);
-    }
-    const authors = authorsAsked(vars);
-    if (authors !== null) {
-      // handle_404: an archive listing a published post, or naming one user, is a page; else the 404 page.
-      const excluded = authors.filter((a) => a <= 0).map(Math.abs);
-      const single = authors.length === 1 && authors[0]! > 0 ? await store.users.byId(authors[0]!) : null;
-      if (!single && !(await store.legacyPosts.hasPublished(excluded.length ? { notIn: excluded } : { in: authors }, 'post'))) return false;
-      const sent = lastOf(parseQueryString(query).author);
-      if (reads && single && typeof sent === 'string' && /^\d+$/.test(sent) && ((await store.legacyPosts.hasPublished({ in: [single.id] })) || (await store.calendar.hasPublishedBy(single.id)))) {
-        // The nicename WordPress made of the login (sanitize_title of its first 50 characters).
-        return redirect(`${baseUrl}/author/${slugify(single.login.slice(0, 50))}/${carriedQuery(query, ['author'])}`);
+      const slug = slugify(asked);
+      const found = eventAsked !== null && slug !== '' && (await store.calendar.eventBySlug(slug))?.status === 'publish';
+      if (!found) {
+        const guess = reads && slug !== '' ? await store.calendar.publishedBySlugPrefix(slug, eventAsked !== null ? ['event'] : undefined) : null;
+        // A post slug WordPress finds no post for: the site's 404 page (and 404 log row), left to the redirect edge.
+        if (!guess) return false;
+        const page = postPageAsked(vars);
+        const dropped = ['page', 'feed', 'p', 'page_id', 'attachment_id', 'pagename', 'name', 'post_type'];
+        return redirect(`${baseUrl}/${guess.kind}/${guess.slug}/${page > 1 ? `${page}/` : ''}${carriedQuery(query, dropped)}`);
+      }
+    } else if (postIdAsked(vars) > 0) {
+      // `p` (else `page_id`): a published calendar record is its page, reached at its permalink; WordPress's own posts
+      // and pages have no permalink Lintel knows (the front page answers); any other ID is the 404 page.
+      const id = postIdAsked(vars);
+      const record = await store.calendar.record(id);
+      if (record ? record.status !== 'publish' : !(await store.legacyPosts.byId(id))) return false;
+      const byVar = postIdAsked({ p: sent.p }) > 0 ? 'p' : postIdAsked({ page_id: sent.page_id }) > 0 ? 'page_id' : null;
+      if (record && reads && byVar) return redirect(`${baseUrl}/${record.kind}/${record.slug}/${carriedQuery(query, byVar === 'p' ? ['p', 'post_type'] : ['page_id'])}`);
+    } else if (typeof lastOf(vars.tag) === 'string' && lastOf(vars.tag) !== '') {
+      // A tag archive: a page for a tag the calendar has (a list of tags, `a,b` or `a+b`, is not looked up).
+      const tag = lastOf(vars.tag) as string;
+      if (!/[,+ ]/.test(tag) && !(await store.calendar.termBySlug('tag', slugify(tag)))) return false;
+    } else {
+      const authors = authorsAsked(vars);
+      if (authors !== null) {
+        // handle_404: an archive listing a published post, or naming one user, is a page; else the 404 page.
+        const excluded = authors.filter((a) => a <= 0).map(Math.abs);
+        const single = authors.length === 1 && authors[0]! > 0 ? await store.users.byId(authors[0]!) : null;
+        if (!single && !(await store.legacyPosts.hasPublished(excluded.length ? { notIn: excluded } : { in: authors }, 'post'))) return false;
+        const author = lastOf(sent.author);
+        if (reads && single && typeof author === 'string' && /^\d+$/.test(author) && ((await store.legacyPosts.hasPublished({ in: [single.id] })) || (await store.calendar.hasPublishedBy(single.id)))) {
+          // The nicename WordPress made of the login (sanitize_title of its first 50 characters).
+          return redirect(`${baseUrl}/author/${slugify(single.login.slice(0, 50))}/${carriedQuery(query, ['author'])}`);
+        }
       }
     }
     if (front !== 'page') return redirect(lowerHighOctets(`${baseUrl}${front.redirect}${q < 0 ? '' : req.url.slice(q)}`));
