@@ -136,19 +136,18 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   if (!posted) return query;
   if (PUBLIC_QUERY_VARS.some((name) => posted[name] !== undefined && query[name] !== undefined && JSON.stringify(lastOf(query[name])) !== JSON.stringify(lastOf(posted[name])))) return 'mismatch';
   const vars = { ...query };
-  for (const name of [...PUBLIC_QUERY_VARS, ...POST_TYPE_QUERY_VARS]) if (posted[name] !== undefined) vars[name] = posted[name];
+  for (const name of PUBLIC_QUERY_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
   return vars;
 }
 
 /**
- * WordPress's public query vars (WP::$public_query_vars) and the REST API's `rest_route`: parse_request
+ * WordPress's public query vars (WP::$public_query_vars), the REST API's `rest_route`, and those The
+ * Events Calendar adds (its `query_vars` filters and the `tribe_events` post type's var): parse_request
  * dies with "A variable mismatch has been detected." when a POST form and the query string both send
- * one with different values, whatever the route. The plugins' own query vars are not in this list.
+ * one with different values, whatever the route (checked on the legacy site for each of the calendar's).
  */
-const PUBLIC_QUERY_VARS = ['m', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar', 'page', 'paged', 'more', 'tb', 'pb', 'author', 'order', 'orderby', 'year', 'monthnum', 'day', 'hour', 'minute', 'second', 'name', 'category_name', 'tag', 'feed', 'author_name', 'pagename', 'page_id', 'error', 'attachment', 'attachment_id', 'subpost', 'subpost_id', 'preview', 'robots', 'favicon', 'taxonomy', 'term', 'cpage', 'post_type', 'embed', 'rest_route'];
-
-/** The query vars of the calendar's public post types: parse_request reads them as it reads the public ones (not in the mismatch check). */
-const POST_TYPE_QUERY_VARS = ['tribe_events'];
+const PUBLIC_QUERY_VARS = ['m', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar', 'page', 'paged', 'more', 'tb', 'pb', 'author', 'order', 'orderby', 'year', 'monthnum', 'day', 'hour', 'minute', 'second', 'name', 'category_name', 'tag', 'feed', 'author_name', 'pagename', 'page_id', 'error', 'attachment', 'attachment_id', 'subpost', 'subpost_id', 'preview', 'robots', 'favicon', 'taxonomy', 'term', 'cpage', 'post_type', 'embed', 'rest_route',
+  'tribe_events', 'eventDisplay', 'eventDate', 'eventSequence', 'ical', 'start_date', 'end_date', 'featured', 'tribe_events_cat', 'tribe_remove_date_filters', 'tribe_events_views_kitchen_sink', 'tec_qr_hash', 'tribe-aggregator', 'tribe-action'];
 
 /**
  * The post slug a front-page request asks for (WordPress's public `name` query var, or a post type's

@@ -183,6 +183,9 @@ describe('request forms', () => {
     const named = await req('POST', '/wp-json/echo/v1/items/3?name=a', { payload: 'name=b', headers: { ...form, accept: 'application/json' } });
     expect([named.statusCode, named.json().message]).toEqual([400, 'A variable mismatch has been detected.']);
     expect((await req('POST', '/wp-json/echo/v1/items/3?name=a&_method=DELETE', { payload: 'name=a', headers: form })).json().id).toBe(3);
+    // The calendar's query vars too (an events list's start_date, tribe_events); not a post type without one (tribe_venue).
+    for (const name of ['start_date', 'tribe_events', 'eventDisplay']) expect((await req('POST', `/wp-json/echo/v1/items/3?${name}=a`, { payload: `${name}=b`, headers: form })).statusCode, name).toBe(400);
+    expect((await req('POST', '/wp-json/echo/v1/items/3?tribe_venue=a&_method=DELETE', { payload: 'tribe_venue=b', headers: form })).json().id).toBe(3);
     // An empty one makes the request the front page's.
     const page = await req('POST', '/wp-json/echo/v1/items/3', { payload: 'rest_route=', headers: form });
     expect(page.statusCode).toBe(200);
