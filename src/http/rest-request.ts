@@ -46,15 +46,32 @@ function namedRoute(query: Params): string | undefined | { notString: true } | {
 
 /**
  * The route the rewrite rule makes of the path after the prefix, as the legacy site reads it. Its PHP
- * server hands WordPress a path without a dot decoded (PATH_INFO), which WordPress cuts at its first
- * `?` (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot reaches it as
+ * server decodes the path and resolves its dot segments (`by-slug/..%2F` is the collection), and hands
+ * WordPress the result when no dot is left in it (PATH_INFO), which WordPress cuts at its first `?`
+ * (`/wp-json/x/by-slug/a%3Fb` names the slug `a`) and re-escapes; a path with a dot left reaches it as
  * sent. The rewrite rule's query gets the path urlencoded (WP_MatchesMapRegex) before parse_str reads
  * it back, so the route is the path as WordPress was handed it: `&`, `+` and `%xx` stay as they are.
  */
 function pathRoute(prefix: string, tail: string): string {
-  const decoded = safeDecode(tail);
+  const decoded = withoutDotSegments(safeDecode(tail));
   // What stands before the tail is the locale and the prefix as configured, plain segments: only the prefix may hold a dot.
   return `/${prefix.includes('.') || decoded.includes('.') ? tail : decoded.split('?')[0]!}`;
+}
+
+/**
+ * The PHP server's normalize_vpath on a decoded path: a `.` segment goes, a `..` one takes the segment
+ * before it along (none above the prefix), and a run of slashes is one.
+ */
+function withoutDotSegments(path: string): string {
+  const kept: string[] = [];
+  const segments = path.split('/');
+  for (const seg of segments) {
+    if (seg === '..') kept.pop();
+    else if (seg !== '.' && seg !== '') kept.push(seg);
+  }
+  // The trailing slash stays (rest_api_loaded trims it anyway), as after a dot segment.
+  const last = segments.at(-1);
+  return kept.join('/') + (kept.length && (last === '' || last === '.' || last === '..') ? '/' : '');
 }
 
 /** Where `rest_route` applies: under the REST prefix (the route its path names) or on the site root (`/`, `index.php`), with or without a locale. */
@@ -97,7 +114,7 @@ export function locateRest(pathname: string, query: Params, p: RestPrefixes): Re
 }
 
 /**
- * The query vars WordPress's parse_request reads `rest_route` and the front page's `name` from: a
+ * The query vars WordPress's parse_request reads `rest_route` and the front page's from: a
  * POST's form body (`$_POST`, urlencoded or multipart) before the query string (`$_GET`); a
  * public query var in both, differing, is `mismatch` (wp_die 400 "A variable mismatch has been
  * detected."). Read once per request.
@@ -119,26 +136,26 @@ async function readRouteVars(req: { method: string; url: string; headers: Record
   if (!posted) return query;
   if (PUBLIC_QUERY_VARS.some((name) => posted[name] !== undefined && query[name] !== undefined && JSON.stringify(lastOf(query[name])) !== JSON.stringify(lastOf(posted[name])))) return 'mismatch';
   const vars = { ...query };
-  for (const name of POSTED_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
+  for (const name of PUBLIC_QUERY_VARS) if (posted[name] !== undefined) vars[name] = posted[name];
   return vars;
 }
 
-const POSTED_VARS = ['rest_route', 'name'] as const;
-
 /**
- * WordPress's public query vars (WP::$public_query_vars) and the REST API's `rest_route`: parse_request
+ * WordPress's public query vars (WP::$public_query_vars), the REST API's `rest_route`, and those The
+ * Events Calendar adds (its `query_vars` filters and the `tribe_events` post type's var): parse_request
  * dies with "A variable mismatch has been detected." when a POST form and the query string both send
- * one with different values, whatever the route. The plugins' own query vars are not in this list.
+ * one with different values, whatever the route (checked on the legacy site for each of the calendar's).
  */
-const PUBLIC_QUERY_VARS = ['m', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar', 'page', 'paged', 'more', 'tb', 'pb', 'author', 'order', 'orderby', 'year', 'monthnum', 'day', 'hour', 'minute', 'second', 'name', 'category_name', 'tag', 'feed', 'author_name', 'pagename', 'page_id', 'error', 'attachment', 'attachment_id', 'subpost', 'subpost_id', 'preview', 'robots', 'favicon', 'taxonomy', 'term', 'cpage', 'post_type', 'embed', 'rest_route'];
+const PUBLIC_QUERY_VARS = ['m', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar', 'page', 'paged', 'more', 'tb', 'pb', 'author', 'order', 'orderby', 'year', 'monthnum', 'day', 'hour', 'minute', 'second', 'name', 'category_name', 'tag', 'feed', 'author_name', 'pagename', 'page_id', 'error', 'attachment', 'attachment_id', 'subpost', 'subpost_id', 'preview', 'robots', 'favicon', 'taxonomy', 'term', 'cpage', 'post_type', 'embed', 'rest_route',
+  'tribe_events', 'eventDisplay', 'eventDate', 'eventSequence', 'ical', 'start_date', 'end_date', 'featured', 'tribe_events_cat', 'tribe_remove_date_filters', 'tribe_events_views_kitchen_sink', 'tec_qr_hash', 'tribe-aggregator', 'tribe-action'];
 
 /**
- * The post slug a front-page request asks for (WordPress's public `name` query var, trimmed as
- * WP_Query trims it), or null: a non-empty one makes the page a single post's. Not a string
- * (`name[]=`): no slug, the front page.
+ * The post slug a front-page request asks for (WordPress's public `name` query var, or a post type's
+ * such as `tribe_events`, trimmed as WP_Query trims it), or null: a non-empty one makes the page a
+ * single post's. Not a string (`name[]=`): no slug, the front page.
  */
-export function postSlugAsked(vars: Params): string | null {
-  const v = lastOf(vars.name);
+export function postSlugAsked(vars: Params, queryVar = 'name'): string | null {
+  const v = lastOf(vars[queryVar]);
   const slug = typeof v === 'string' ? phpTrim(v) : '';
   return slug === '' ? null : slug;
 }

@@ -1,7 +1,13 @@
 /**
- * Calendar date handling: the subset of PHP's strtotime that clients send, the archive's day
- * rounding and the date parts events show (zone conversions are site time, src/lib/time.ts).
+ * Calendar date handling: PHP's strtotime as clients use it, the archive's day rounding and the
+ * date parts events show (zone conversions are site time, src/lib/time.ts).
  */
+import { strtotime } from 'locutus/php/datetime/strtotime';
+
+// WordPress runs PHP in UTC (wp-settings.php's date_default_timezone_set), and Lintel computes wall
+// times as UTC dates; locutus's strtotime reads and writes the process's local time, so the process
+// runs in UTC too (nothing else in Lintel reads local time).
+process.env.TZ = 'UTC';
 
 const UNITS: Record<string, (d: Date, n: number) => void> = {
   second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),
@@ -23,6 +29,9 @@ const ZONE = `((?:utc|gmt)?[+-]\\d{1,2}(?::?\\d{2})?|${Object.keys(ZONE_OFFSETS)
 const DATE_TIME = new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[t\\s]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?)?\\s*${ZONE}?$`);
 const LONE_ZONE = new RegExp(`^${ZONE}$`);
 
+/** A lower-case roman numeral beside a day or year (`7v`, `v2`, `5 x 2026`), which only locutus reads as a month. */
+const LOWER_ROMAN_MONTH = /\d[ .\t-]*(i[vx]|vi{0,3}|xi{0,2}|i{1,3})(?![a-z])|(^|[^a-z])(i[vx]|vi{0,3}|xi{0,2}|i{1,3})[ .\t-]*\d/;
+
 /** The offset PHP reads a zone at: an abbreviation's own, `±H[H][[:]MM]`, and none after `utc`/`gmt` (PHP drops `utc+2`'s `+2`). */
 function zoneOffset(zone: string | undefined): number {
   if (zone === undefined || /^(utc|gmt)[+-]/.test(zone)) return 0;
@@ -32,10 +41,12 @@ function zoneOffset(zone: string | undefined): number {
 }
 
 /**
- * strtotime for the forms clients use, read as wall time where `now` is the current wall time:
- * dates with optional time (a trailing zone is ignored, as the legacy site does), a UNIX
- * timestamp (UTC), `now`/`today`/`tomorrow`/`yesterday` with an optional time, `±N unit` steps,
- * and a zone alone (now).
+ * strtotime read as wall time where `now` is the current wall time: dates with optional time (a
+ * trailing zone is ignored, as the legacy site does), a UNIX timestamp (UTC), `now`/`today`/
+ * `tomorrow`/`yesterday` with an optional time, `±N unit` steps and a zone alone (now), as Lintel
+ * reads them; any other text as locutus's port of PHP's strtotime reads it (`next monday`, `tomorrow
+ * noon`, `@1700000000`, `2026W05`, `Jan 5 2027`, `last day of next month`). The rest of PHP's grammar,
+ * which takes much random text for a date (see DEVIATIONS.md calendar-strtotime), is no date.
  */
 export function parseWall(input: string, nowWall: Date): Date | null {
   return inRange(readWall(input, nowWall)?.wall);
@@ -86,7 +97,13 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
     return { wall: date, zone };
   }
   const words = /^(now|today|midnight|tomorrow|yesterday)?(?:\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)?)?((?:\s*[+-]?\d+\s*(?:sec|second|min|minute|hour|day|week|month|year)s?)*)\s*(ago)?$/.exec(s);
-  if (!words || s === '') return null;
+  if (s === '') return null;
+  if (!words) {
+    // PHP reads roman numeral months (`5 X 2026`) in upper case only; locutus in any case.
+    if (LOWER_ROMAN_MONTH.test(input)) return null;
+    const at = strtotime(input.trim(), Math.floor(nowWall.getTime() / 1000));
+    return at === false ? null : { wall: new Date(at * 1000) };
+  }
   const [, base, hh, mm, ampm, steps, ago] = words;
   const d = new Date(nowWall);
   if (base && base !== 'now') d.setUTCHours(0, 0, 0, 0);

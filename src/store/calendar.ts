@@ -13,6 +13,10 @@ import { TopicCache } from './topic-cache.ts';
 import { like, likePrefix, Where } from './where.ts';
 
 export type Taxonomy = 'category' | 'tag';
+
+/** Every calendar record (they share the post ID space), with its kind. */
+const RECORDS = `select id, 'event' as kind, slug, status from calendar_events union all select id, 'venue', slug, status from calendar_venues
+  union all select id, 'organizer', slug, status from calendar_organizers`;
 export type LinkedKind = 'venue' | 'organizer';
 
 export interface EventRow {
@@ -325,18 +329,33 @@ export class CalendarRepo {
   }
 
   /**
-   * The first published calendar record whose slug starts with `prefix` (redirect_guess_404_permalink's
-   * `post_name LIKE 'prefix%'` over the public post types): where WordPress redirects a front-page
-   * request for a post slug it does not find.
+   * The first published calendar record of these kinds whose slug starts with `prefix`
+   * (redirect_guess_404_permalink's `post_name LIKE 'prefix%'` over the public post types, or the one a
+   * `tribe_events` query var asks for): where WordPress redirects a front-page request for a post slug
+   * it does not find.
    */
-  async publishedBySlugPrefix(prefix: string): Promise<{ kind: 'event' | LinkedKind; slug: string } | null> {
+  async publishedBySlugPrefix(prefix: string, kinds: readonly ('event' | LinkedKind)[] = ['event', 'venue', 'organizer']): Promise<{ kind: 'event' | LinkedKind; slug: string } | null> {
     const [r] = await this.sql.query<{ kind: 'event' | LinkedKind; slug: string }>(
-      `select kind, slug from (select id, 'event' as kind, slug from calendar_events where status = 'publish' and slug like $1
-        union all select id, 'venue', slug from calendar_venues where status = 'publish' and slug like $1
-        union all select id, 'organizer', slug from calendar_organizers where status = 'publish' and slug like $1) found order by id limit 1`,
-      [likePrefix(prefix)],
+      `select kind, slug from (${RECORDS}) found where status = 'publish' and slug like $1 and kind = any($2::text[]) order by id limit 1`,
+      [likePrefix(prefix), kinds],
     );
     return r ?? null;
+  }
+
+  /** The calendar record of any kind with this ID: its kind, slug and status. */
+  async record(id: number): Promise<{ kind: 'event' | LinkedKind; slug: string; status: string } | null> {
+    if (!isRecordId(id)) return null;
+    return (await this.sql.query<{ kind: 'event' | LinkedKind; slug: string; status: string }>(`select kind, slug, status from (${RECORDS}) found where id = $1`, [id]))[0] ?? null;
+  }
+
+  /** Whether `author` has a published calendar record (redirect_canonical sends `?author=` on to the author page of one with any published post). */
+  async hasPublishedBy(author: number): Promise<boolean> {
+    const found = await this.sql.query(
+      `select 1 from calendar_events where status = 'publish' and author = $1 union all select 1 from calendar_venues where status = 'publish' and author = $1
+        union all select 1 from calendar_organizers where status = 'publish' and author = $1 limit 1`,
+      [author],
+    );
+    return found.length > 0;
   }
 
   async linkedBySlug(kind: LinkedKind, slug: string): Promise<VenueRow | OrganizerRow | null> {
@@ -394,6 +413,10 @@ export class CalendarRepo {
 
   async term(taxonomy: Taxonomy, id: number): Promise<TermRow | null> {
     return (await this.sql.query<TermRow>(`${TERM_SELECT} where t.taxonomy = $1 and t.id = $2`, [taxonomy, id]))[0] ?? null;
+  }
+
+  async termBySlug(taxonomy: Taxonomy, slug: string): Promise<TermRow | null> {
+    return (await this.sql.query<TermRow>(`${TERM_SELECT} where t.taxonomy = $1 and t.slug = $2`, [taxonomy, slug]))[0] ?? null;
   }
 
   async termBySlugOrName(taxonomy: Taxonomy, value: string): Promise<TermRow | null> {

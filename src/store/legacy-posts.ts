@@ -46,6 +46,16 @@ export class LegacyPostRepo {
     if (rows.length) await reserveId(this.sql, 'post_id_seq', rows.reduce((max, r) => Math.max(max, r.id), 0));
   }
 
+  /**
+   * Whether a published post of these authors (WP_Query's author__in, or author__not_in, which wins
+   * when the list names any ID below 1) is held, of `postType` or of any type.
+   */
+  async hasPublished(authors: { in: number[] } | { notIn: number[] }, postType?: string): Promise<boolean> {
+    const [cond, ids] = 'in' in authors ? ['author = any($1::int8[])', authors.in] : ['author <> all($1::int8[])', authors.notIn];
+    const found = await this.sql.query(`select 1 from legacy_posts where status = 'publish' and ${cond} and ($2::text is null or post_type = $2) limit 1`, [ids, postType ?? null]);
+    return found.length > 0;
+  }
+
   /** Forgets posts the legacy site no longer has (their IDs stay spent: the sequence never goes back). */
   async remove(ids: readonly number[]): Promise<void> {
     if (ids.length) await this.sql.query('delete from legacy_posts where id = any($1::int8[])', [ids]);

@@ -37,6 +37,15 @@ describe('a by-slug path', () => {
     expect((await get('/events/by-slug/autumn%E2%80%93jazz-night')).json()).toEqual(refused);
   });
 
+  it('names what the PHP server makes of an encoded slash: dot segments resolved, a path with a dot left as sent', async () => {
+    // `..%2F` climbs back to the collection, `x%2F%2F..%2F` to the bare by-slug path, which no route has.
+    for (const slug of ['..%2F', '%2F..', '..%2F..%2Fevents']) expect((await get(`/venues/by-slug/${slug}`)).json(), slug).toHaveProperty(slug.endsWith('events') ? 'events' : 'venues');
+    for (const slug of ['.%2F', 'x%2F%2F..%2F', 'a%2Fb', 'autumn-jazz-night%2F%2Fx']) expect((await get(`/events/by-slug/${slug}`)).json().code, slug).toBe('rest_no_route');
+    // `autumn-jazz-night/./` is the slug; `../.x` keeps a dot and reaches WordPress undecoded, a slug no record has.
+    expect((await get('/events/by-slug/autumn-jazz-night%2F.%2F')).json().slug).toBe('autumn-jazz-night');
+    expect((await get('/events/by-slug/..%2F.x')).json()).toEqual(refused);
+  });
+
   it('refuses a NUL byte as a slug no record has, before the permission (is_event_slug runs first)', async () => {
     const r = await app.server.inject({ method: 'DELETE', url: `${NS}/events/by-slug/a%00b` });
     expect([r.statusCode, r.json()]).toEqual([400, refused]);

@@ -130,8 +130,9 @@ describe('request forms', () => {
     for (const url of ['/?%20rest_route=/echo/v1/items/3', '/?rest.route=/echo/v1/items/3', '/?rest_route=/x&rest_route=/echo/v1/items/3', '/?rest_route=/echo/v1/items/3/%5C']) {
       expect((await get(url)).json(), url).toEqual({ id: 3, method: 'GET' });
     }
-    // The route is matched as it is: without its leading slash, or with two, it names none.
-    for (const url of ['/?rest_route=echo/v1/items/3', '/wp-json//echo/v1/items/3']) expect((await get(url)).json().code, url).toBe('rest_no_route');
+    // The route is matched as it is: without its leading slash it names none; in the path, the PHP server makes a run of slashes one.
+    expect((await get('/?rest_route=echo/v1/items/3')).json().code).toBe('rest_no_route');
+    expect((await get('/wp-json//echo/v1/items/3')).json()).toEqual({ id: 3, method: 'GET' });
     expect((await get('/?rest_route=/0/')).json().code).toBe('rest_no_route');
     expect((await get('/wp-json/echo/v1/items/3?rest_route=//')).json().namespaces).toBeDefined();
   });
@@ -182,6 +183,9 @@ describe('request forms', () => {
     const named = await req('POST', '/wp-json/echo/v1/items/3?name=a', { payload: 'name=b', headers: { ...form, accept: 'application/json' } });
     expect([named.statusCode, named.json().message]).toEqual([400, 'A variable mismatch has been detected.']);
     expect((await req('POST', '/wp-json/echo/v1/items/3?name=a&_method=DELETE', { payload: 'name=a', headers: form })).json().id).toBe(3);
+    // The calendar's query vars too (an events list's start_date, tribe_events); not a post type without one (tribe_venue).
+    for (const name of ['start_date', 'tribe_events', 'eventDisplay']) expect((await req('POST', `/wp-json/echo/v1/items/3?${name}=a`, { payload: `${name}=b`, headers: form })).statusCode, name).toBe(400);
+    expect((await req('POST', '/wp-json/echo/v1/items/3?tribe_venue=a&_method=DELETE', { payload: 'tribe_venue=b', headers: form })).json().id).toBe(3);
     // An empty one makes the request the front page's.
     const page = await req('POST', '/wp-json/echo/v1/items/3', { payload: 'rest_route=', headers: form });
     expect(page.statusCode).toBe(200);

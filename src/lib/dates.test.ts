@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseWall } from './dates.ts';
+
+// Saturday 2026-11-28 15:22 (UTC, the legacy site's PHP zone).
+const now = new Date(Date.UTC(2026, 10, 28, 15, 22, 0));
+const day = (input: string) => parseWall(input, now)?.toISOString().slice(0, 10) ?? null;
+
+describe('parseWall', () => {
+  // The day the legacy site's event list read each `start_date` as (its rest_url echoes the day it starts from).
+  it.each([
+    ['next monday', '2026-11-30'], ['tomorrow noon', '2026-11-29'], ['@1700000000', '2023-11-14'], ['2026W05', '2026-01-26'],
+    ['2026-W05-2', '2026-01-27'], ['last day of next month', '2026-12-31'], ['Jan 5 2027', '2027-01-05'], ['01/05/2027', '2027-01-05'],
+    ['05.01.2027', '2027-01-05'], ['last friday', '2026-11-27'], ['this week', '2026-11-23'], ['next month', '2026-12-28'],
+    ['yesterday noon', '2026-11-27'], ['saturday this week', '2026-11-28'], ['2027-01', '2027-01-01'], ['back of 7pm', '2026-11-28'],
+    ['5 X 2026', '2026-10-05'], ['XII-25', '2026-12-25'], ['q4X', '2026-10-04'],
+  ])('reads %j as PHP does', (input, expected) => {
+    expect(day(input)).toBe(expected);
+  });
+
+  it('keeps the times of the forms PHP reads with one', () => {
+    expect(parseWall('tomorrow noon', now)?.toISOString()).toBe('2026-11-29T12:00:00.000Z');
+    expect(parseWall('@1700000000', now)?.toISOString()).toBe('2023-11-14T22:13:20.000Z');
+  });
+
+  it('finds no date where PHP finds none, roman numeral months in lower case among them', () => {
+    for (const input of ['garbage', '1x', 'v2', '7v', '5 x 2026', 'ab1', '0x1f']) expect(day(input), input).toBeNull();
+  });
+});
