@@ -136,6 +136,26 @@ describe('terms', () => {
   });
 });
 
+describe('venue and organizer writes', () => {
+  it('store contact fields through sanitize_text_field, as Tribe saves post meta; the name and description as sent', async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Bar <Rouge>', phone: 'sproto__<', city: ' Paris  <b>11e</b> ', zip: '75%2011' }, admin)).json();
+    expect(venue).toMatchObject({ venue: 'Bar <Rouge>', phone: 'sproto__&lt;', city: 'Paris 11e', zip: '7511' });
+    const updated = (await call('PATCH', `/venues/${venue.id}`, { phone: 'a < b', address: '1 rue\tdu <i>Bac</i>' }, admin)).json();
+    expect(updated).toMatchObject({ phone: 'a &lt; b', address: '1 rue du Bac', city: 'Paris 11e' });
+    const organizer = (await call('POST', '/organizers', { organizer: 'Les <Amis>', phone: '<3 555', email: ' amis@example.org ' }, admin)).json();
+    expect(organizer).toMatchObject({ phone: '&lt;3 555', email: 'amis@example.org' });
+  });
+
+  it("turn a venue's map flags on at every create and update that does not send a false one (Venue::update)", async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Mapless Hall', show_map: 'no', show_map_link: 'false' }, admin)).json();
+    expect(venue).toMatchObject({ show_map: false, show_map_link: false });
+    const kept = (await call('PATCH', `/venues/${venue.id}`, { show_map: '0', show_map_link: 'Y' }, admin)).json();
+    expect(kept).toMatchObject({ show_map: false, show_map_link: true });
+    const unsent = (await call('PATCH', `/venues/${venue.id}`, { phone: '555' }, admin)).json();
+    expect(unsent).toMatchObject({ show_map: true, show_map_link: true });
+  });
+});
+
 describe('slugs', () => {
   it('makes one slug from one name for every kind of record, with the accents folded as the legacy site does', async () => {
     const made = [
@@ -147,6 +167,7 @@ describe('slugs', () => {
     expect(made.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
     expect(made.map((r) => r.json().slug)).toEqual(['cafe-oto', 'cafe-oto', 'cafe-oto', 'cafe-oto']);
   });
+
 });
 
 describe('geolocation and demo data', () => {

@@ -7,6 +7,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, isEmpty, isPhpList, isTruthy, phpInt, phpTruthy, type LinkedListArgs } from './args.ts';
+import { sanitizeTextField } from '../../lib/legacy-html.ts';
 import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
@@ -66,8 +67,6 @@ export async function readLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
   return { body: linkedObject(await siteOf(ctx), kind, r, true) };
 }
 
-const truthyFlag = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
-
 function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>, creating: boolean): Partial<VenueFields & OrganizerFields> {
   const f: Record<string, unknown> = {};
   const name = a[kind];
@@ -85,10 +84,21 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
   for (const k of kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS) if (a[k] !== undefined && a[k] !== null) f[k] = String(a[k]);
   if (kind === 'venue') {
     f.stateprovince = stateProvince(f);
-    for (const k of ['show_map', 'show_map_link']) if (a[k] !== undefined && a[k] !== null) f[k] = truthyFlag(a[k]);
+    // Venue::create and Venue::update alike turn a flag on unless the request sent a false one (tribe_is_truthy):
+    // an update that does not send it shows the map again.
+    for (const k of ['show_map', 'show_map_link']) f[k] = a[k] === undefined || a[k] === null || isTruthy(a[k]);
     for (const k of ['latitude', 'longitude']) if (a[k] !== undefined && Number.isFinite(Number(a[k]))) f[k] = Number(a[k]);
   }
   return f as Partial<VenueFields & OrganizerFields>;
+}
+
+/** The fields Tribe's save_meta stores as post meta, each through sanitize_text_field (the name, description and image are not). */
+const META_FIELDS = { venue: VENUE_FIELDS.filter((k) => k !== 'image'), organizer: ORGANIZER_FIELDS.filter((k) => k !== 'image') };
+
+function sanitizedMeta(kind: LinkedKind, f: Partial<VenueFields & OrganizerFields>): Partial<VenueFields & OrganizerFields> {
+  const out: Record<string, unknown> = { ...f };
+  for (const k of META_FIELDS[kind]) if (typeof out[k] === 'string') out[k] = sanitizeTextField(out[k]);
+  return out;
 }
 
 /**
@@ -127,9 +137,11 @@ function scheduled(status: string | undefined, date: Date, now: Date): string | 
 
 /** Creates a venue/organizer, or reuses an identical one (the legacy duplicate check). */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
-  const f = linkedFields(ctx, kind, a, true);
-  const dup = await ctx.store.calendar.findDuplicate(kind, f);
+  // The duplicate check compares the values as sent with the stored, sanitized ones.
+  const sent = linkedFields(ctx, kind, a, true);
+  const dup = await ctx.store.calendar.findDuplicate(kind, sent);
   if (dup !== null) return dup;
+  const f = sanitizedMeta(kind, sent);
   // A new record's date, given or now, is its modified date too.
   const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
   f.status = scheduled(f.status, date, ctx.clock.now());
@@ -148,7 +160,7 @@ export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record
 
 export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
-  const f: Partial<VenueFields & OrganizerFields> & { created?: Date } = linkedFields(ctx, kind, a, false);
+  const f: Partial<VenueFields & OrganizerFields> & { created?: Date } = sanitizedMeta(kind, linkedFields(ctx, kind, a, false));
   const date = await postDate(ctx, a, false);
   if (date) f.created = new Date(Math.floor(date.getTime() / 1000) * 1000);
   f.status = scheduled(f.status, date ?? r.created, ctx.clock.now());
