@@ -522,12 +522,14 @@ async function uniqueSlug(sql: Sql, table: string, wanted: string, id: number, t
 /**
  * Writes a record (`write`, in the transaction `tx`) under the first free slug. Another transaction
  * can take the same candidate meanwhile (parallel creates with one title): the unique index refuses
- * the second write, which a savepoint undoes, and the next candidate is tried.
+ * the second write, which a savepoint undoes, and the next candidate is tried. An empty slug (a
+ * title of symbols only) is the record's ID, as wp_insert_post names such a post (sanitize_title's
+ * fallback).
  */
 async function withFreeSlug(tx: Sql, table: string, wanted: string, id: number, write: (slug: string) => Promise<unknown>): Promise<void> {
   const tried = new Set<string>();
   for (;;) {
-    const slug = await uniqueSlug(tx, table, wanted, id, tried);
+    const slug = await uniqueSlug(tx, table, wanted || String(id), id, tried);
     await tx.query('savepoint free_slug');
     try {
       await write(slug);

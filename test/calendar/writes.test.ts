@@ -168,6 +168,20 @@ describe('slugs', () => {
     expect(made.map((r) => r.json().slug)).toEqual(['cafe-oto', 'cafe-oto', 'cafe-oto', 'cafe-oto']);
   });
 
+  it('names a record by its title when the slug sent sanitizes to nothing, and by its ID when the title does too (wp_insert_post)', async () => {
+    const organizer = (await call('POST', '/organizers', { organizer: '#<[' }, admin)).json();
+    expect(organizer).toMatchObject({ slug: String(organizer.id), url: `http://lintel.test/organizer/${organizer.id}/` });
+    expect((await call('DELETE', `/organizers/${organizer.id}`, undefined, admin)).json().slug).toBe(`${organizer.id}__trashed`);
+    const venue = (await call('POST', '/venues', { venue: '!!!' }, admin)).json();
+    expect(venue.slug).toBe(String(venue.id));
+    const times = { start_date: '2027-08-02 20:00', end_date: '2027-08-02 22:00' };
+    const event = (await call('POST', '/events', { title: 'Sloganless Night', slug: '#<[', ...times }, admin)).json();
+    expect(event.slug).toBe('sloganless-night');
+    const symbols = (await call('POST', '/events', { title: '***', ...times }, admin)).json();
+    expect(symbols.slug).toBe(String(symbols.id));
+    expect((await call('PATCH', `/events/${event.id}`, { slug: '&&' }, admin)).json().slug).toBe('sloganless-night');
+    expect((await call('PATCH', `/events/${event.id}`, { slug: '%%', title: 'Renamed Night' }, admin)).json().slug).toBe('renamed-night');
+  });
 });
 
 describe('geolocation and demo data', () => {
