@@ -146,6 +146,18 @@ describe('venue and organizer writes', () => {
     expect(organizer).toMatchObject({ phone: '&lt;3 555', email: 'amis@example.org' });
   });
 
+  it('reuse a record of the same name (case and accents aside) and description, saving the new post meta on it', async () => {
+    const first = (await call('POST', '/venues', { venue: 'Salle Rameau', description: 'Hall', city: 'Lyon', state: 'TX', phone: '555', show_map: 'false', date_utc: '2026-01-05 10:00:00' }, admin)).json();
+    const again = await call('POST', '/venues', { venue: 'SALLE RAMEAU', description: 'hall', city: 'Vienne', province: 'Isère', phone: '' }, admin);
+    expect(again.statusCode).toBe(201);
+    // The name, description and modified date are the record's; the meta sent replaces its own, stateprovince made from this request.
+    expect(again.json()).toMatchObject({ id: first.id, venue: 'Salle Rameau', city: 'Vienne', state: 'TX', province: 'Isère', stateprovince: 'Isère', show_map: true, modified_utc: '2026-01-05 10:00:00' });
+    expect(again.json().phone).toBeUndefined();
+    expect((await call('POST', '/venues', { venue: 'Salle Rameau', description: 'Another hall' }, admin)).json().id).not.toBe(first.id);
+    const organizer = (await call('POST', '/organizers', { organizer: 'Les Amis du Jazz', phone: '1' }, admin)).json();
+    expect((await call('POST', '/organizers', { organizer: 'Les Amis du Jazz', email: 'amis@example.org' }, admin)).json()).toMatchObject({ id: organizer.id, phone: '1', email: 'amis@example.org' });
+  });
+
   it("turn a venue's map flags on at every create and update that does not send a false one (Venue::update)", async () => {
     const venue = (await call('POST', '/venues', { venue: 'Mapless Hall', show_map: 'no', show_map_link: 'false' }, admin)).json();
     expect(venue).toMatchObject({ show_map: false, show_map_link: false });

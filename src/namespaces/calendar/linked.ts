@@ -92,14 +92,16 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
   return f as Partial<VenueFields & OrganizerFields>;
 }
 
-/** The fields Tribe's save_meta stores as post meta, each through sanitize_text_field (the name, description and image are not). */
-const META_FIELDS = { venue: VENUE_FIELDS.filter((k) => k !== 'image'), organizer: ORGANIZER_FIELDS.filter((k) => k !== 'image') };
+/** What Tribe's save_meta writes: post meta (not the name, description, status or dates), the text through sanitize_text_field. */
+const META_FIELDS: Record<LinkedKind, readonly string[]> = { venue: [...VENUE_FIELDS, 'show_map', 'show_map_link'], organizer: ORGANIZER_FIELDS };
 
 function sanitizedMeta(kind: LinkedKind, f: Partial<VenueFields & OrganizerFields>): Partial<VenueFields & OrganizerFields> {
   const out: Record<string, unknown> = { ...f };
-  for (const k of META_FIELDS[kind]) if (typeof out[k] === 'string') out[k] = sanitizeTextField(out[k]);
+  for (const k of META_FIELDS[kind]) if (k !== 'image' && typeof out[k] === 'string') out[k] = sanitizeTextField(out[k]);
   return out;
 }
+
+const metaOf = (kind: LinkedKind, f: Partial<VenueFields & OrganizerFields>) => Object.fromEntries(Object.entries(f).filter(([k]) => META_FIELDS[kind].includes(k)));
 
 /**
  * The legacy site writes `stateprovince` on every venue create and update from that request alone: the
@@ -135,13 +137,18 @@ function scheduled(status: string | undefined, date: Date, now: Date): string | 
   return status === 'publish' && ahead ? 'future' : status === 'future' && !ahead ? 'publish' : status;
 }
 
-/** Creates a venue/organizer, or reuses an identical one (the legacy duplicate check). */
+/**
+ * Creates a venue/organizer, or reuses one of the same name (the legacy duplicate check), on which
+ * Venue::create and Organizer::create then save this request's post meta (save_meta): the record's
+ * name, description, status and dates stay, and so does its modified date.
+ */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
-  // The duplicate check compares the values as sent with the stored, sanitized ones.
-  const sent = linkedFields(ctx, kind, a, true);
-  const dup = await ctx.store.calendar.findDuplicate(kind, sent);
-  if (dup !== null) return dup;
-  const f = sanitizedMeta(kind, sent);
+  const f = sanitizedMeta(kind, linkedFields(ctx, kind, a, true));
+  const dup = await ctx.store.calendar.findDuplicate(kind, f.name ?? '', f.description ?? '');
+  if (dup !== null) {
+    await ctx.store.calendar.updateLinked(kind, dup, metaOf(kind, f), null);
+    return dup;
+  }
   // A new record's date, given or now, is its modified date too.
   const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
   f.status = scheduled(f.status, date, ctx.clock.now());
