@@ -1,6 +1,6 @@
 /** The legacy message functions, against answers PHP 8.2 and WordPress 7.0 gave for the same input. */
 import { describe, expect, it } from 'vitest';
-import { escHtml, htmlEntityDecode, htmlSpecialChars, stripAllTags, stripTags } from './legacy-html.ts';
+import { escHtml, htmlEntityDecode, htmlSpecialChars, sanitizeTextField, stripAllTags, stripTags } from './legacy-html.ts';
 
 // [input, esc_html(input), wp_strip_all_tags(html_entity_decode(esc_html(input))), strip_tags(input)]
 const CASES: [string, string, string, string][] = [
@@ -24,5 +24,44 @@ describe('htmlspecialchars', () => {
   it('escapes the & of a reference already there, which esc_html keeps', () => {
     expect(htmlSpecialChars('Tom &amp; "Jerry" <3 \'s')).toBe('Tom &amp;amp; &quot;Jerry&quot; &lt;3 &#039;s');
     expect(escHtml('Tom &amp; "Jerry" <3 \'s')).toBe('Tom &amp; &quot;Jerry&quot; &lt;3 &#039;s');
+  });
+});
+
+// [input, sanitize_text_field(input)]
+const TEXT_FIELDS: [string, string][] = [
+  ["sproto__<", "sproto__&lt;"],
+  ["a < b", "a &lt; b"],
+  ["<b>bold</b> x", "bold x"],
+  ["a<b", "a&lt;b"],
+  ["x  y\t\nz ", "x y z"],
+  [" %41b%4", "b%4"],
+  ["a %zz %2F c", "a %zz c"],
+  ["<<a>", "&lt;"],
+  ["a&b <", "a&b &lt;"],
+  ["<script>x</script>y", "y"],
+  ["a <\nb", "a &lt; b"],
+  ["%%41 1", "% 1"],
+  ["a<", "a&lt;"],
+  ["&lt; <", "&lt; &lt;"],
+  ["a%4%41%14 b", "a%4 b"],
+  ["<a\n", "&lt;a"],
+  ["<a href=\"x\">t</a>", "t"],
+  ["a <!-- c --> b", "a b"],
+  ["<<<", "&lt;&lt;&lt;"],
+  ["x%41%41y", "xy"],
+  ["A < B < C>", "A &lt; B < C>"],
+  ["<? php ?> q", "q"],
+  ["&amp; <i>&</i>", "&amp; &"],
+  ["a\r\n\r\nb", "a b"],
+  ["\u000b x \u000b", "x"],
+  ["<3 you", "&lt;3 you"],
+  ["%E2%80%AE x", "x"],
+  ["a <b c", "a &lt;b c"],
+  ["tab\tsep", "tab sep"],
+];
+
+describe('sanitize_text_field', () => {
+  it.each(TEXT_FIELDS)('%j is stored as %j: a < opening no tag escaped, tags, runs of white space and percent-encoded octets gone', (input, stored) => {
+    expect(sanitizeTextField(input)).toBe(stored);
   });
 });

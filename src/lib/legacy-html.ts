@@ -223,3 +223,21 @@ export function stripTags(s: string): string {
 export function stripAllTags(s: string): string {
   return phpTrim(stripTags(s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')));
 }
+
+/** wp_pre_kses_less_than: a `<` that opens no tag (none closes before the next `<` or the end) is escaped. */
+const lessThanOpeningNoTag = (s: string) => s.replace(/<[^>]*?((?=<)|>|$)/g, (m) => (m.includes('>') ? m : escHtml(m)));
+
+/**
+ * WordPress's sanitize_text_field: with a `<`, one that opens no tag becomes `&lt;` and tags go
+ * (wp_strip_all_tags); runs of white space become one space, the ends are trimmed, and
+ * percent-encoded octets are removed (then spaces again).
+ */
+export function sanitizeTextField(s: string): string {
+  let out = s;
+  if (out.includes('<')) out = stripAllTags(lessThanOpeningNoTag(out)).replaceAll('<\n', '&lt;\n');
+  out = phpTrim(out.replace(/[\r\n\t ]+/g, ' '));
+  const octet = /%[a-f0-9]{2}/i;
+  if (!octet.test(out)) return out;
+  for (let m = octet.exec(out); m; m = octet.exec(out)) out = out.replaceAll(m[0], '');
+  return phpTrim(out.replace(/ +/g, ' '));
+}

@@ -388,12 +388,14 @@ export class CalendarRepo {
     return { rows, total: n };
   }
 
-  /** An existing identical record (the legacy duplicate check on inline creation). */
-  async findDuplicate(kind: LinkedKind, f: Partial<VenueFields> | Partial<OrganizerFields>): Promise<number | null> {
-    const entries = Object.entries(f).filter(([k, v]) => typeof v === 'string' && v !== '' && !['status', 'slug'].includes(k));
-    if (!entries.length) return null;
-    const [r] = await this.sql.query<{ id: number }>(`select id from ${LINKED[kind]} where status <> 'trash' and
-      ${entries.map(([k], i) => `${k} = $${i + 1}`).join(' and ')} order by id limit 1`, entries.map(([, v]) => v));
+  /**
+   * The record a create reuses (Tribe__Duplicate__Post, on every venue and organizer create): one
+   * not trashed with the same name and, when one is sent, the same description, compared as the
+   * legacy table's collation compares them (case, accents and trailing spaces aside).
+   */
+  async findDuplicate(kind: LinkedKind, name: string, description: string): Promise<number | null> {
+    const [r] = await this.sql.query<{ id: number }>(`select id from ${LINKED[kind]} where status <> 'trash' and mysql_ci_key(name) = mysql_ci_key($1)
+      and ($2 = '' or mysql_ci_key(description) = mysql_ci_key($2)) order by id limit 1`, [name, description]);
     return r?.id ?? null;
   }
 
@@ -405,7 +407,8 @@ export class CalendarRepo {
     });
   }
 
-  async updateLinked(kind: LinkedKind, id: number, f: Partial<VenueFields> | Partial<OrganizerFields>, now: Date): Promise<void> {
+  /** Updates the record's fields; `now` is its modified date, none (post meta alone written, as WordPress does) keeps the one it has. */
+  async updateLinked(kind: LinkedKind, id: number, f: Partial<VenueFields> | Partial<OrganizerFields>, now: Date | null): Promise<void> {
     await this.sql.transaction((tx) => updateRow(tx, LINKED[kind], id, f, now));
   }
 
@@ -545,12 +548,14 @@ async function uniqueSlug(sql: Sql, table: string, wanted: string, id: number, t
 /**
  * Writes a record (`write`, in the transaction `tx`) under the first free slug. Another transaction
  * can take the same candidate meanwhile (parallel creates with one title): the unique index refuses
- * the second write, which a savepoint undoes, and the next candidate is tried.
+ * the second write, which a savepoint undoes, and the next candidate is tried. An empty slug (a
+ * title of symbols only) is the record's ID, as wp_insert_post names such a post (sanitize_title's
+ * fallback).
  */
 async function withFreeSlug(tx: Sql, table: string, wanted: string, id: number, write: (slug: string) => Promise<unknown>): Promise<void> {
   const tried = new Set<string>();
   for (;;) {
-    const slug = await uniqueSlug(tx, table, wanted, id, tried);
+    const slug = await uniqueSlug(tx, table, wanted || String(id), id, tried);
     await tx.query('savepoint free_slug');
     try {
       await write(slug);
@@ -576,11 +581,11 @@ async function insertRow(tx: Sql, table: string, id: number, f: { slug: string }
     values ($1, $2, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')})`, [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]));
 }
 
-/** Updates the record's fields in the transaction `tx`; a new slug becomes the first free one. */
-async function updateRow(tx: Sql, table: string, id: number, f: Record<string, unknown>, now: Date): Promise<void> {
+/** Updates the record's fields in the transaction `tx` (and its modified date, unless `now` is null); a new slug becomes the first free one. */
+async function updateRow(tx: Sql, table: string, id: number, f: Record<string, unknown>, now: Date | null): Promise<void> {
   const cols = Object.keys(f).filter((c) => f[c] !== undefined);
-  const update = (slug?: string) => tx.query(`update ${table} set modified = $2${cols.map((c, i) => `, ${c} = $${i + 3}`).join('')} where id = $1`,
-    [id, toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
+  const update = (slug?: string) => tx.query(`update ${table} set modified = coalesce($2, modified)${cols.map((c, i) => `, ${c} = $${i + 3}`).join('')} where id = $1`,
+    [id, now && toSecond(now), ...cols.map((c) => (c === 'slug' ? slug : f[c]))]);
   await (typeof f.slug === 'string' ? withFreeSlug(tx, table, f.slug, id, update) : update());
 }
 

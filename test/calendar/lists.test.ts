@@ -105,3 +105,21 @@ describe('list totals', () => {
     expect(enveloped.headers).toMatchObject({ 'X-TEC-Total': total, 'X-TEC-TotalPages': Math.ceil(total / 2) });
   });
 });
+
+describe('terms asked for with _fields', () => {
+  it('have a url only when link is asked for: the terms controller prepares the asked fields, and Tribe renames its link', async () => {
+    const admin = await app.auth('administrator');
+    const created = await app.server.inject({ method: 'POST', url: `${NS}/tags?_fields=id,url`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Fielded Tag' }) });
+    const id = created.json().id as number;
+    expect(created.json()).toEqual({ id });
+    const single = async (fields: string) => (await app.server.inject({ method: 'GET', url: `${NS}/tags/${id}?_fields=${fields}` })).json();
+    expect(await single('url,action_code')).toEqual([]);
+    expect(await single('link,url')).toEqual({ url: expect.stringMatching(/\/tag\/fielded-tag\/$/) });
+    expect(await single('link.x,url,name')).toMatchObject({ name: 'Fielded Tag', url: expect.any(String) });
+    expect(Object.keys(await single(''))).toContain('url');
+    // In the list too, where only a top-level `link` names the items' field (`tags.link` names none of theirs).
+    const listed = async (fields: string) => (await app.server.inject({ method: 'GET', url: `${NS}/tags?hide_empty=0&search=Fielded&_fields=${fields}` })).json().tags;
+    expect(await listed('tags')).toEqual([{ id, urls: expect.any(Object) }]);
+    expect(await listed('tags,link,name')).toEqual([{ id, name: 'Fielded Tag', url: expect.any(String), urls: expect.any(Object) }]);
+  });
+});

@@ -136,6 +136,38 @@ describe('terms', () => {
   });
 });
 
+describe('venue and organizer writes', () => {
+  it('store contact fields through sanitize_text_field, as Tribe saves post meta; the name and description as sent', async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Bar <Rouge>', phone: 'sproto__<', city: ' Paris  <b>11e</b> ', zip: '75%2011' }, admin)).json();
+    expect(venue).toMatchObject({ venue: 'Bar <Rouge>', phone: 'sproto__&lt;', city: 'Paris 11e', zip: '7511' });
+    const updated = (await call('PATCH', `/venues/${venue.id}`, { phone: 'a < b', address: '1 rue\tdu <i>Bac</i>' }, admin)).json();
+    expect(updated).toMatchObject({ phone: 'a &lt; b', address: '1 rue du Bac', city: 'Paris 11e' });
+    const organizer = (await call('POST', '/organizers', { organizer: 'Les <Amis>', phone: '<3 555', email: ' amis@example.org ' }, admin)).json();
+    expect(organizer).toMatchObject({ phone: '&lt;3 555', email: 'amis@example.org' });
+  });
+
+  it('reuse a record of the same name (case and accents aside) and description, saving the new post meta on it', async () => {
+    const first = (await call('POST', '/venues', { venue: 'Salle Rameau', description: 'Hall', city: 'Lyon', state: 'TX', phone: '555', show_map: 'false', date_utc: '2026-01-05 10:00:00' }, admin)).json();
+    const again = await call('POST', '/venues', { venue: 'SALLE RAMEAU', description: 'hall', city: 'Vienne', province: 'Isère', phone: '' }, admin);
+    expect(again.statusCode).toBe(201);
+    // The name, description and modified date are the record's; the meta sent replaces its own, stateprovince made from this request.
+    expect(again.json()).toMatchObject({ id: first.id, venue: 'Salle Rameau', city: 'Vienne', state: 'TX', province: 'Isère', stateprovince: 'Isère', show_map: true, modified_utc: '2026-01-05 10:00:00' });
+    expect(again.json().phone).toBeUndefined();
+    expect((await call('POST', '/venues', { venue: 'Salle Rameau', description: 'Another hall' }, admin)).json().id).not.toBe(first.id);
+    const organizer = (await call('POST', '/organizers', { organizer: 'Les Amis du Jazz', phone: '1' }, admin)).json();
+    expect((await call('POST', '/organizers', { organizer: 'Les Amis du Jazz', email: 'amis@example.org' }, admin)).json()).toMatchObject({ id: organizer.id, phone: '1', email: 'amis@example.org' });
+  });
+
+  it("turn a venue's map flags on at every create and update that does not send a false one (Venue::update)", async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Mapless Hall', show_map: 'no', show_map_link: 'false' }, admin)).json();
+    expect(venue).toMatchObject({ show_map: false, show_map_link: false });
+    const kept = (await call('PATCH', `/venues/${venue.id}`, { show_map: '0', show_map_link: 'Y' }, admin)).json();
+    expect(kept).toMatchObject({ show_map: false, show_map_link: true });
+    const unsent = (await call('PATCH', `/venues/${venue.id}`, { phone: '555' }, admin)).json();
+    expect(unsent).toMatchObject({ show_map: true, show_map_link: true });
+  });
+});
+
 describe('slugs', () => {
   it('makes one slug from one name for every kind of record, with the accents folded as the legacy site does', async () => {
     const made = [
@@ -146,6 +178,21 @@ describe('slugs', () => {
     ];
     expect(made.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
     expect(made.map((r) => r.json().slug)).toEqual(['cafe-oto', 'cafe-oto', 'cafe-oto', 'cafe-oto']);
+  });
+
+  it('names a record by its title when the slug sent sanitizes to nothing, and by its ID when the title does too (wp_insert_post)', async () => {
+    const organizer = (await call('POST', '/organizers', { organizer: '#<[' }, admin)).json();
+    expect(organizer).toMatchObject({ slug: String(organizer.id), url: `http://lintel.test/organizer/${organizer.id}/` });
+    expect((await call('DELETE', `/organizers/${organizer.id}`, undefined, admin)).json().slug).toBe(`${organizer.id}__trashed`);
+    const venue = (await call('POST', '/venues', { venue: '!!!' }, admin)).json();
+    expect(venue.slug).toBe(String(venue.id));
+    const times = { start_date: '2027-08-02 20:00', end_date: '2027-08-02 22:00' };
+    const event = (await call('POST', '/events', { title: 'Sloganless Night', slug: '#<[', ...times }, admin)).json();
+    expect(event.slug).toBe('sloganless-night');
+    const symbols = (await call('POST', '/events', { title: '***', ...times }, admin)).json();
+    expect(symbols.slug).toBe(String(symbols.id));
+    expect((await call('PATCH', `/events/${event.id}`, { slug: '&&' }, admin)).json().slug).toBe('sloganless-night');
+    expect((await call('PATCH', `/events/${event.id}`, { slug: '%%', title: 'Renamed Night' }, admin)).json().slug).toBe('renamed-night');
   });
 });
 

@@ -126,6 +126,7 @@ await runConformance({
         if (['POST', 'PUT', 'PATCH'].includes(r.effective) && collections.has(r.path)) ids.created(r.path, parsed(fromLegacy), lintelJson);
         ids.learn(parsed(fromLegacy), lintelJson);
       }
+      if (r.route === 'POST /batch/v1') await runRefusedItems(r, a.headers.authorization, fromLegacy, lintelJson);
       // History events have the legacy IDs (the log is the legacy one, taken again before each history request after a write):
       // read as they are, not through the other collections' IDs.
       const asLegacy = lintelJson === undefined || r.namespace === 'history/v1' ? unprefixed : { ...unprefixed, body: JSON.stringify(ids.asLegacy(lintelJson, r.template)) };
@@ -139,6 +140,34 @@ await runConformance({
       const replayable = !r.write && !r.path.includes(ID_SLOT) && (r.caller === 'anonymous' || r.caller === 'administrator') && r.locale === '';
       if (recorder && fresh.some((e) => e.allowedBy.length === 0) && replayable) recorder.write(slugOf(r), { ...a, url: b.url }, fromLegacy);
       if (++done % 1000 === 0) console.log(`  ${done} requests, ${Math.round((Date.now() - started) / 1000)} s`);
+    }
+
+    /**
+     * Batch items the legacy site refuses and Lintel runs (calendar-batch, redirection-batch: the item
+     * `rest_batch_not_allowed`, or every item when that failed a `require-all-validate` batch) change
+     * Lintel's records alone: each that Lintel ran is sent to the legacy site on its own, as a client
+     * of the legacy site would send it, so that later requests compare the same records.
+     */
+    async function runRefusedItems(r: DiffRequest, authorization: string | undefined, fromLegacy: Answer, fromLintel: unknown): Promise<void> {
+      type Item = { method?: string; path: string; body?: unknown };
+      type Reply = { status?: number; body?: { code?: string } } | null;
+      const items = (JSON.parse(r.body?.payload ?? '{}') as { requests?: Item[] }).requests ?? [];
+      const legacyBatch = parsed(fromLegacy) as { failed?: string; responses?: Reply[] } | undefined;
+      const lintelReplies = (fromLintel as { responses?: Reply[] } | undefined)?.responses ?? [];
+      for (const [i, item] of items.entries()) {
+        const ran = lintelReplies[i];
+        const refused = legacyBatch?.failed === 'validation' || legacyBatch?.responses?.[i]?.body?.code === 'rest_batch_not_allowed';
+        if (!refused || !ran || (ran.status ?? 500) >= 300) continue;
+        const headers: Record<string, string> = { accept: 'application/json, */*;q=0.1', 'content-type': 'application/json' };
+        if (authorization) headers.authorization = authorization;
+        const method = item.method ?? 'POST';
+        const alone = await legacy.send({ method, url: `/wp-json${item.path}`, headers, payload: JSON.stringify(item.body ?? {}) });
+        tally.replayedItems++;
+        if (alone.status >= 300) continue;
+        const path = item.path.split('?')[0]!;
+        if (['POST', 'PUT', 'PATCH'].includes(method) && collections.has(path)) ids.created(path, parsed(alone), ran.body);
+        ids.learn(parsed(alone), ran.body);
+      }
     }
 
     // Reads run a few at once; a write waits for them and runs alone, so both sides see the same order of changes.

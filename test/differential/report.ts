@@ -45,6 +45,8 @@ export class Tally {
   /** Per route, the paths the legacy site answers differently when asked the same read twice. */
   readonly noise = new Map<string, Set<string>>();
   skipped = 0;
+  /** Batch items the legacy site refused and Lintel ran, sent to the legacy site on their own. */
+  replayedItems = 0;
 
   /** Reads asked twice so far, per route. */
   private readonly asked = new Map<string, number>();
@@ -244,5 +246,6 @@ export function printReport(tally: Tally, opts: { examples: number; classes?: nu
   }
   for (const [ns, c] of namespaces) lines.push(`${ns}: ${c.sent} requests, ${counts(c)}`);
   if (tally.skipped) lines.push(`(${tally.skipped} generated writes skipped: no record made during the run to change yet)`);
+  if (tally.replayedItems) lines.push(`(${tally.replayedItems} batch items the legacy site refused and Lintel ran sent to the legacy site on their own)`);
   return lines;
 }

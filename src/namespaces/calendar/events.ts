@@ -151,7 +151,8 @@ async function fieldsFrom(ctx: RestContext, a: EventWriteArgs, current: EventRow
   if (a.title !== undefined) f.title = String(a.title);
   if (a.description !== undefined) f.description = String(a.description);
   if (a.excerpt !== undefined) f.excerpt = String(a.excerpt);
-  if (a.slug !== undefined) f.slug = slugify(String(a.slug));
+  // wp_insert_post makes a slug that sanitizes to nothing from the title (and the store one of neither from the ID).
+  if (a.slug !== undefined) f.slug = slugify(String(a.slug)) || slugify(String(a.title ?? current?.title ?? ''));
   else if (!current) f.slug = slugify(String(a.title));
   if (a.author !== undefined) {
     assertMayAttribute(ctx, a.author, !current);

@@ -7,6 +7,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import type { RestContext } from '../../contract/context.ts';
 import type { LinkedKind, OrganizerFields, OrganizerRow, VenueFields, VenueRow } from '../../store/calendar.ts';
 import { asList, isEmpty, isPhpList, isTruthy, phpInt, phpTruthy, type LinkedListArgs } from './args.ts';
+import { sanitizeTextField } from '../../lib/legacy-html.ts';
 import { archiveLinks, statusEcho, type Echo, assertMayAttribute, canEdit, canRead, clampPerPage, forbidden, scaleBackStatus, siteOf, statusesFor, totals } from './common.ts';
 import { organizerObject, venueObject, type Site } from './shape.ts';
 import { logPost } from '../../audit/log.ts';
@@ -66,8 +67,6 @@ export async function readLinked(ctx: RestContext, kind: LinkedKind, r: Row) {
   return { body: linkedObject(await siteOf(ctx), kind, r, true) };
 }
 
-const truthyFlag = (v: unknown) => ['1', 'true', 'yes', 'on'].includes(String(v).toLowerCase());
-
 function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>, creating: boolean): Partial<VenueFields & OrganizerFields> {
   const f: Record<string, unknown> = {};
   const name = a[kind];
@@ -85,11 +84,24 @@ function linkedFields(ctx: RestContext, kind: LinkedKind, a: Record<string, unkn
   for (const k of kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS) if (a[k] !== undefined && a[k] !== null) f[k] = String(a[k]);
   if (kind === 'venue') {
     f.stateprovince = stateProvince(f);
-    for (const k of ['show_map', 'show_map_link']) if (a[k] !== undefined && a[k] !== null) f[k] = truthyFlag(a[k]);
+    // Venue::create and Venue::update alike turn a flag on unless the request sent a false one (tribe_is_truthy):
+    // an update that does not send it shows the map again.
+    for (const k of ['show_map', 'show_map_link']) f[k] = a[k] === undefined || a[k] === null || isTruthy(a[k]);
     for (const k of ['latitude', 'longitude']) if (a[k] !== undefined && Number.isFinite(Number(a[k]))) f[k] = Number(a[k]);
   }
   return f as Partial<VenueFields & OrganizerFields>;
 }
+
+/** What Tribe's save_meta writes: post meta (not the name, description, status or dates), the text through sanitize_text_field. */
+const META_FIELDS: Record<LinkedKind, readonly string[]> = { venue: [...VENUE_FIELDS, 'show_map', 'show_map_link'], organizer: ORGANIZER_FIELDS };
+
+function sanitizedMeta(kind: LinkedKind, f: Partial<VenueFields & OrganizerFields>): Partial<VenueFields & OrganizerFields> {
+  const out: Record<string, unknown> = { ...f };
+  for (const k of META_FIELDS[kind]) if (k !== 'image' && typeof out[k] === 'string') out[k] = sanitizeTextField(out[k]);
+  return out;
+}
+
+const metaOf = (kind: LinkedKind, f: Partial<VenueFields & OrganizerFields>) => Object.fromEntries(Object.entries(f).filter(([k]) => META_FIELDS[kind].includes(k)));
 
 /**
  * The legacy site writes `stateprovince` on every venue create and update from that request alone: the
@@ -125,11 +137,18 @@ function scheduled(status: string | undefined, date: Date, now: Date): string | 
   return status === 'publish' && ahead ? 'future' : status === 'future' && !ahead ? 'publish' : status;
 }
 
-/** Creates a venue/organizer, or reuses an identical one (the legacy duplicate check). */
+/**
+ * Creates a venue/organizer, or reuses one of the same name (the legacy duplicate check), on which
+ * Venue::create and Organizer::create then save this request's post meta (save_meta): the record's
+ * name, description, status and dates stay, and so does its modified date.
+ */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
-  const f = linkedFields(ctx, kind, a, true);
-  const dup = await ctx.store.calendar.findDuplicate(kind, f);
-  if (dup !== null) return dup;
+  const f = sanitizedMeta(kind, linkedFields(ctx, kind, a, true));
+  const dup = await ctx.store.calendar.findDuplicate(kind, f.name ?? '', f.description ?? '');
+  if (dup !== null) {
+    await ctx.store.calendar.updateLinked(kind, dup, metaOf(kind, f), null);
+    return dup;
+  }
   // A new record's date, given or now, is its modified date too.
   const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
   f.status = scheduled(f.status, date, ctx.clock.now());
@@ -148,7 +167,7 @@ export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record
 
 export async function updateLinked(ctx: RestContext, kind: LinkedKind, r: Row, a: Record<string, unknown>) {
   if (!canEdit(ctx, r)) throw forbidden(ctx);
-  const f: Partial<VenueFields & OrganizerFields> & { created?: Date } = linkedFields(ctx, kind, a, false);
+  const f: Partial<VenueFields & OrganizerFields> & { created?: Date } = sanitizedMeta(kind, linkedFields(ctx, kind, a, false));
   const date = await postDate(ctx, a, false);
   if (date) f.created = new Date(Math.floor(date.getTime() / 1000) * 1000);
   f.status = scheduled(f.status, date ?? r.created, ctx.clock.now());

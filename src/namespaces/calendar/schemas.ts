@@ -19,10 +19,10 @@ export const DateDetails = z.object({ year: str, month: str, day: str, hour: str
 export const CostDetails = z.object({ currency_symbol: str, currency_code: str, currency_position: str, values: z.array(str) }).meta({ id: 'CostDetails' });
 const termUrls = z.object({ self: str, collection: str, up: str.optional() });
 
-/** A term of the archives and single-term routes (single terms add `_links`). */
+/** A term of the archives and single-term routes (single terms add `_links`); a `_fields` that does not name them leaves fields out. */
 export const Term = z.object({
-  id: int, count: int, description: str, name: str, slug: str, taxonomy: str, parent: int.optional(),
-  meta: z.tuple([]), url: str, urls: termUrls, _links: shape.links().optional(),
+  id: int, count: int.optional(), description: str.optional(), name: str.optional(), slug: str.optional(), taxonomy: str.optional(), parent: int.optional(),
+  meta: z.tuple([]).optional(), url: str.optional(), urls: termUrls, _links: shape.links().optional(),
 }).meta({ id: 'Term' });
 /** A term as embedded in an event (the raw WP_Term). */
 const EmbeddedTerm = z.object({

@@ -6,6 +6,7 @@ import type { EventLinks, EventRow, OrganizerRow, TermRow, VenueRow } from '../.
 import { fmt, instantToWall, isoWithOffset, zoneAbbr } from '../../lib/time.ts';
 import { autop, texturize } from '../../lib/wordpress-text.ts';
 import { details } from '../../lib/dates.ts';
+import { fieldIncluded } from '../../http/shape.ts';
 
 export interface Site {
   ctx: RestContext;
@@ -94,11 +95,18 @@ export function embeddedTerm(s: Site, t: TermRow) {
 /**
  * A term of the archives and single-term routes; `path` is the slug path of its archive page.
  * Single terms carry `_links`, with the methods the caller may use on the term as target hints.
+ * WordPress's terms controller prepares only the fields `_fields` asks for (`id` always), then
+ * Tribe's prepare_term_data renames its `link` to `url` and adds `urls`: a term listed with
+ * `_fields=tags` is its `id` and `urls`, and one asked for `url` without `link` has no `url`.
  */
 export function termObject(s: Site, t: TermRow, path: string, links?: { allow: readonly string[] }) {
-  const obj: Record<string, unknown> = { id: t.id, count: t.count, description: t.description, name: t.name, slug: t.slug, taxonomy: TAXONOMY[t.taxonomy] };
-  if (t.taxonomy === 'category') obj.parent = t.parent;
-  Object.assign(obj, { meta: [], url: `${s.ctx.urls.home}/${t.taxonomy === 'category' ? 'events/category' : 'tag'}/${path}/`, urls: termUrls(s, t) });
+  const asked = (field: string) => field === 'id' || fieldIncluded(s.ctx.params._fields, field);
+  const prepared: Record<string, unknown> = { id: t.id, count: t.count, description: t.description, name: t.name, slug: t.slug, taxonomy: TAXONOMY[t.taxonomy] };
+  if (t.taxonomy === 'category') prepared.parent = t.parent;
+  prepared.meta = [];
+  const obj = Object.fromEntries(Object.entries(prepared).filter(([k]) => asked(k)));
+  if (asked('link')) obj.url = `${s.ctx.urls.home}/${t.taxonomy === 'category' ? 'events/category' : 'tag'}/${path}/`;
+  obj.urls = termUrls(s, t);
   if (links) {
     const wp = (p: string) => s.ctx.urls.rest(`/wp/v2/${p}`);
     const tax = TAXONOMY[t.taxonomy];
