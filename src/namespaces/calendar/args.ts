@@ -10,7 +10,7 @@ import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from '../../lib/dates.ts';
 import { can } from '../../lib/roles.ts';
 import type { RestContext } from '../../contract/context.ts';
-import { termOf } from './lookups.ts';
+import { termExists } from './lookups.ts';
 import { urldecode } from '../../lib/url-encoding.ts';
 
 const positiveInt = (v: unknown) => {
@@ -161,7 +161,7 @@ function lookedUpList(description: string, found: Found) {
   return withLookup(schema, everyItem(found));
 }
 
-const termFound = (taxonomy: Taxonomy): Found => async (ctx, x) => (await termOf(ctx, taxonomy, x)) !== null;
+const termFound = (taxonomy: Taxonomy): Found => async (ctx, x) => (await termExists(ctx, taxonomy, x)) !== null;
 /** is_event_category / is_post_tag over a list. */
 export const termList = (taxonomy: Taxonomy, description: string) => lookedUpList(description, termFound(taxonomy));
 /** is_event_id: the whole part of the value names an event. */
