@@ -140,10 +140,15 @@ describe('list lookups of the validate callbacks', () => {
 
   it('find the taxonomy\'s first term for a text whose slug is empty (term_exists asks get_terms with no slug), which the events query then matches with none', async () => {
     const t = await tag();
+    await post('/categories', { name: 'Some Category' });
     for (const q of ['include=*', 'include[2]=%5B%5D', 'exclude[]=%2F', 'exclude=%25']) expect((await get(`/tags?hide_empty=0&${q}`)).statusCode, q).toBe(200);
     expect((await get(`/tags?hide_empty=0&include=${t.id},*`)).json().tags.map((x: { id: number }) => x.id)).toEqual([t.id]);
     expect((await get('/tags?include=%5Bobject%20Object%5D')).json()).toEqual(invalid('include'));
     for (const q of ['tags[2]=*', 'categories[2]=%5B%5D']) expect((await get(`/events?${q}`)).json().total, q).toBe(0);
+    // A query `id` overrides the path's (get_parameter_order puts GET first) and is looked up the same way, then fails the integer type.
+    const contributor = await app.auth('contributor');
+    const removal = await app.server.inject({ method: 'DELETE', url: `${NS}/tags/${t.id}?id=%25&_envelope=1`, headers: { authorization: contributor } });
+    expect(removal.json().body.data.details).toEqual({ id: { code: 'rest_invalid_type', message: 'id is not of type integer.', data: { param: 'id' } } });
     // A category parent is looked up the same way, then fails the integer type.
     expect((await post('/categories', { name: 'Child of a slash', parent: '/' })).data.params).toEqual({ parent: 'parent is not of type integer.' });
   });
