@@ -144,7 +144,14 @@ describe('list lookups of the validate callbacks', () => {
     for (const q of ['include=*', 'include[2]=%5B%5D', 'exclude[]=%2F', 'exclude=%25']) expect((await get(`/tags?hide_empty=0&${q}`)).statusCode, q).toBe(200);
     expect((await get(`/tags?hide_empty=0&include=${t.id},*`)).json().tags.map((x: { id: number }) => x.id)).toEqual([t.id]);
     expect((await get('/tags?include=%5Bobject%20Object%5D')).json()).toEqual(invalid('include'));
-    for (const q of ['tags[2]=*', 'categories[2]=%5B%5D']) expect((await get(`/events?${q}`)).json().total, q).toBe(0);
+    const admin = await app.auth('administrator');
+    const tagged = await app.server.inject({
+      method: 'POST', url: `${NS}/events`, headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Tagged', start_date: '2027-03-11 19:00', end_date: '2027-03-11 22:00', tags: [t.id] }),
+    });
+    expect(tagged.statusCode).toBe(201);
+    expect((await get(`/events?tags=${t.id}`)).json().total).toBe(1);
+    for (const q of ['tags[2]=*', 'categories[2]=%5B%5D', `tags[]=*&tags[]=-${t.id}`]) expect((await get(`/events?${q}`)).json().total, q).toBe(0);
     // A query `id` overrides the path's (get_parameter_order puts GET first) and is looked up the same way, then fails the integer type.
     const contributor = await app.auth('contributor');
     const removal = await app.server.inject({ method: 'DELETE', url: `${NS}/tags/${t.id}?id=%25&_envelope=1`, headers: { authorization: contributor } });

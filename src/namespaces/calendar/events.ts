@@ -87,8 +87,11 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
   };
   // The lists were looked up by their validate callbacks (term_exists), but the query finds some items
   // no term: a negative ID (term_exists reads it as positive) and a text whose slug is empty (term_exists
-  // took the taxonomy's first term for it). Those match no event.
-  const termIds = (taxonomy: Taxonomy, items: (string | number)[]) => Promise.all(items.map(async (x) => (typeof x === 'number' && x < 0 ? 0 : ((await termOf(ctx, taxonomy, x))?.id ?? 0))));
+  // took the taxonomy's first term for it). Those match no event: they are left out (a list of none matches none).
+  const termIds = async (taxonomy: Taxonomy, items: (string | number)[]) => {
+    const found = await Promise.all(items.map((x) => (typeof x === 'number' && x < 0 ? null : termOf(ctx, taxonomy, x))));
+    return found.flatMap((t) => (t ? [t.id] : []));
+  };
   if (a.categories) q.categories = await termIds('category', a.categories);
   if (a.tags) q.tags = await termIds('tag', a.tags);
   // The query compares the stored IDs with the items as given: a fractional one (`7.5`) matches none.
