@@ -233,6 +233,11 @@ describe('is_time', () => {
     for (const date of ['O', 'est', 'utc+2', '+2']) expect((await venue(date)).statusCode, date).toBe(201);
     for (const date of ['j', 'xyz']) expect((await venue(date)).json(), date).toEqual(invalid('date'));
   });
+
+  it('takes a text of separators alone (spaces, tabs, commas, dots) as now, as timelib skips them; not other punctuation or nothing', async () => {
+    for (const q of ['%20', '%09', '%2C', '.', '%20%2C%20']) expect((await get(`/events?start_date=${q}`)).statusCode, q).toBe(200);
+    for (const q of ['%3B', '-', '']) expect((await get(`/events?start_date=${q}`)).json(), q).toEqual(invalid('start_date'));
+  });
 });
 
 describe('a JSON null', () => {

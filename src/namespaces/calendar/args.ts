@@ -17,7 +17,7 @@ const positiveInt = (v: unknown) => {
   const n = toInteger(v);
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
 };
-const isTime = (v: unknown) => typeof v === 'string' && v.trim() !== '' && parseWall(v, new Date()) !== null;
+const isTime = (v: unknown) => typeof v === 'string' && parseWall(v, new Date()) !== null;
 const idList = (v: unknown): unknown[] => {
   const l = toList(typeof v === 'number' ? String(v) : v);
   return Array.isArray(l) ? l : [];
