@@ -144,15 +144,17 @@ export function listToArray(v: unknown): unknown[] {
 
 /**
  * What a legacy argument declares for `/doc` alone (swaggerize_args reads them; the index shows
- * neither): its OpenAPI type where it has no JSON schema type, and `collectionFormat: csv` for a list
- * also taken as a comma-separated string.
+ * none): its OpenAPI type where it has no JSON schema type, `collectionFormat: csv` for a list also
+ * taken as a comma-separated string, and `in: path` for the event password (documented as a path
+ * parameter, though it is read from the query).
  */
 export interface SwaggerKeywords {
   swagger_type?: 'array' | 'number' | 'boolean';
   collectionFormat?: 'csv';
+  in?: 'path';
 }
 const swagger = new WeakMap<z.ZodType, SwaggerKeywords>();
-function documented<S extends z.ZodType>(schema: S, keywords: SwaggerKeywords): S {
+export function documented<S extends z.ZodType>(schema: S, keywords: SwaggerKeywords): S {
   swagger.set(schema, keywords);
   return schema;
 }

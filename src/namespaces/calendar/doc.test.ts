@@ -32,4 +32,10 @@ describe('/doc parameters', () => {
     const body = paths['/events/{id}']!.post!.requestBody!.content;
     expect(Object.values(body)[0]!.schema.properties.categories).toMatchObject({ type: 'array', items: { type: 'integer' } });
   });
+
+  it('document the event password where the legacy endpoint declares it, in the path (so an update lists it with the ID, not in its body)', () => {
+    expect(parameter('/events/{id}', 'get', 'password')).toMatchObject({ in: 'path', required: false });
+    expect(paths['/events/{id}']!.post!.parameters.map((p) => p.name)).toEqual(['id', 'password']);
+    expect(Object.values(paths['/events/{id}']!.post!.requestBody!.content)[0]!.schema.properties).not.toHaveProperty('password');
+  });
 });

@@ -41,7 +41,7 @@ export function openApi(ctx: RestContext, routes: RouteDecl[]) {
         const swagger = swaggerOf(s);
         const type = swagger.swagger_type ?? (typeof js.type === 'string' ? js.type : 'string');
         const p: Record<string, unknown> = {
-          name, in: inPath.has(name) ? 'path' : 'query', description: (js.description as string | undefined) ?? '',
+          name, in: swagger.in ?? (inPath.has(name) ? 'path' : 'query'), description: (js.description as string | undefined) ?? '',
           schema: { type, ...(js.items ? { items: js.items } : {}) }, required: inPath.has(name) || isRequired(s),
         };
         if (swagger.collectionFormat === 'csv') p.style = 'form';
