@@ -85,6 +85,8 @@ function inRange(d: Date | undefined): Date | null {
 }
 
 function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } | null {
+  // timelib skips spaces, tabs, commas and dots between tokens and ends at a newline: a text of those alone is now.
+  if (/^[ \t\n,.]+$/.test(input)) return { wall: new Date(nowWall) };
   const s = input.trim().toLowerCase();
   // A timestamp is taken as UTC wall time, as the legacy site does.
   if (/^\d{9,}$/.test(s)) return { wall: new Date(Number(s) * 1000) };

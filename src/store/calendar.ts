@@ -422,6 +422,11 @@ export class CalendarRepo {
     return (await this.sql.query<TermRow>(`${TERM_SELECT} where t.taxonomy = $1 and t.slug = $2`, [taxonomy, slug]))[0] ?? null;
   }
 
+  /** The taxonomy's term of the lowest ID (term_exists' get_terms when it has no slug to filter by). */
+  async firstTerm(taxonomy: Taxonomy): Promise<TermRow | null> {
+    return (await this.sql.query<TermRow>(`${TERM_SELECT} where t.taxonomy = $1 order by t.id limit 1`, [taxonomy]))[0] ?? null;
+  }
+
   async termBySlugOrName(taxonomy: Taxonomy, value: string): Promise<TermRow | null> {
     return (await this.sql.query<TermRow>(`${TERM_SELECT} where t.taxonomy = $1 and (t.slug = $2 or lower(t.name) = lower($2)) order by (t.slug = $2) desc limit 1`, [taxonomy, value]))[0] ?? null;
   }

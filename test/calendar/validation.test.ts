@@ -138,6 +138,28 @@ describe('list lookups of the validate callbacks', () => {
     expect((await get(`/tags?include=${t.id},99999`)).json()).toEqual(invalid('include'));
   });
 
+  it('find the taxonomy\'s first term for a text whose slug is empty (term_exists asks get_terms with no slug), which the events query then matches with none', async () => {
+    const t = await tag();
+    await post('/categories', { name: 'Some Category' });
+    for (const q of ['include=*', 'include[2]=%5B%5D', 'exclude[]=%2F', 'exclude=%25']) expect((await get(`/tags?hide_empty=0&${q}`)).statusCode, q).toBe(200);
+    expect((await get(`/tags?hide_empty=0&include=${t.id},*`)).json().tags.map((x: { id: number }) => x.id)).toEqual([t.id]);
+    expect((await get('/tags?include=%5Bobject%20Object%5D')).json()).toEqual(invalid('include'));
+    const admin = await app.auth('administrator');
+    const tagged = await app.server.inject({
+      method: 'POST', url: `${NS}/events`, headers: { authorization: admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Tagged', start_date: '2027-03-11 19:00', end_date: '2027-03-11 22:00', tags: [t.id] }),
+    });
+    expect(tagged.statusCode).toBe(201);
+    expect((await get(`/events?tags=${t.id}`)).json().total).toBe(1);
+    for (const q of ['tags[2]=*', 'categories[2]=%5B%5D', `tags[]=*&tags[]=-${t.id}`]) expect((await get(`/events?${q}`)).json().total, q).toBe(0);
+    // A query `id` overrides the path's (get_parameter_order puts GET first) and is looked up the same way, then fails the integer type.
+    const contributor = await app.auth('contributor');
+    const removal = await app.server.inject({ method: 'DELETE', url: `${NS}/tags/${t.id}?id=%25&_envelope=1`, headers: { authorization: contributor } });
+    expect(removal.json().body.data.details).toEqual({ id: { code: 'rest_invalid_type', message: 'id is not of type integer.', data: { param: 'id' } } });
+    // A category parent is looked up the same way, then fails the integer type.
+    expect((await post('/categories', { name: 'Child of a slash', parent: '/' })).data.params).toEqual({ parent: 'parent is not of type integer.' });
+  });
+
   it('filter by what the query reads: a slug in a term list is no term ID, a negative ID and a fractional record ID match nothing', async () => {
     const t = await tag();
     expect((await get(`/tags?hide_empty=0&include=${t.id}`)).json().tags.map((x: { id: number }) => x.id)).toEqual([t.id]);
@@ -210,6 +232,11 @@ describe('is_time', () => {
       app.server.inject({ method: 'POST', url: `${NS}/venues`, headers: { authorization: admin, 'content-type': 'application/json' }, payload: JSON.stringify({ venue: `Zone ${date}`, date }) });
     for (const date of ['O', 'est', 'utc+2', '+2']) expect((await venue(date)).statusCode, date).toBe(201);
     for (const date of ['j', 'xyz']) expect((await venue(date)).json(), date).toEqual(invalid('date'));
+  });
+
+  it('takes a text of separators alone (spaces, tabs, commas, dots) as now, as timelib skips them; not other punctuation or nothing', async () => {
+    for (const q of ['%20', '%09', '%2C', '.', '%20%2C%20']) expect((await get(`/events?start_date=${q}`)).statusCode, q).toBe(200);
+    for (const q of ['%3B', '-', '']) expect((await get(`/events?start_date=${q}`)).json(), q).toEqual(invalid('start_date'));
   });
 });
 

@@ -10,14 +10,14 @@ import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from '../../lib/dates.ts';
 import { can } from '../../lib/roles.ts';
 import type { RestContext } from '../../contract/context.ts';
-import { termOf } from './lookups.ts';
+import { termExists } from './lookups.ts';
 import { urldecode } from '../../lib/url-encoding.ts';
 
 const positiveInt = (v: unknown) => {
   const n = toInteger(v);
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
 };
-const isTime = (v: unknown) => typeof v === 'string' && v.trim() !== '' && parseWall(v, new Date()) !== null;
+const isTime = (v: unknown) => typeof v === 'string' && parseWall(v, new Date()) !== null;
 const idList = (v: unknown): unknown[] => {
   const l = toList(typeof v === 'number' ? String(v) : v);
   return Array.isArray(l) ? l : [];
@@ -142,6 +142,26 @@ export function listToArray(v: unknown): unknown[] {
   return items.filter((x) => x !== '').map((x) => (isNumeric(x) ? Number(String(x).trim()) : x));
 }
 
+/**
+ * What a legacy argument declares for `/doc` alone (swaggerize_args reads them; the index shows
+ * none): its OpenAPI type where it has no JSON schema type, `collectionFormat: csv` for a list also
+ * taken as a comma-separated string, and `in: path` for the event password (documented as a path
+ * parameter, though it is read from the query).
+ */
+export interface SwaggerKeywords {
+  swagger_type?: 'array' | 'number' | 'boolean';
+  collectionFormat?: 'csv';
+  in?: 'path';
+}
+const swagger = new WeakMap<z.ZodType, SwaggerKeywords>();
+export function documented<S extends z.ZodType>(schema: S, keywords: SwaggerKeywords): S {
+  swagger.set(schema, keywords);
+  return schema;
+}
+export const swaggerOf = (schema: z.ZodType): SwaggerKeywords => swagger.get(schema) ?? {};
+/** A list the events archive also takes as a comma-separated string. */
+const csv = <S extends z.ZodType>(schema: S) => documented(schema, { swagger_type: 'array', collectionFormat: 'csv' });
+
 type Found = (ctx: RestContext, item: string | number) => Promise<boolean>;
 
 /** A validate callback's lookup over the value's list_to_array items: there are some, and each names a record. */
@@ -161,7 +181,7 @@ function lookedUpList(description: string, found: Found) {
   return withLookup(schema, everyItem(found));
 }
 
-const termFound = (taxonomy: Taxonomy): Found => async (ctx, x) => (await termOf(ctx, taxonomy, x)) !== null;
+const termFound = (taxonomy: Taxonomy): Found => async (ctx, x) => (await termExists(ctx, taxonomy, x)) !== null;
 /** is_event_category / is_post_tag over a list. */
 export const termList = (taxonomy: Taxonomy, description: string) => lookedUpList(description, termFound(taxonomy));
 /** is_event_id: the whole part of the value names an event. */
@@ -216,22 +236,22 @@ export const eventListArgs = {
   ends_after: time('Events that end after the specified date'),
   strict_dates: arg.custom({ description: 'Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.', validate: V.isString, sanitize: String, default: 'false' }),
   search: tecStr('Events should contain the specified string in the title or description', V.isString),
-  categories: termList('category', 'Events should be assigned one of the specified categories slugs or IDs'),
-  tags: termList('tag', 'Events should be assigned one of the specified tags slugs or IDs'),
-  venue: linkedList('venue', 'Events should be assigned one of the specified venue IDs'),
-  organizer: linkedList('organizer', 'Events should be assigned one of the specified organizer IDs'),
+  categories: csv(termList('category', 'Events should be assigned one of the specified categories slugs or IDs')),
+  tags: csv(termList('tag', 'Events should be assigned one of the specified tags slugs or IDs')),
+  venue: csv(linkedList('venue', 'Events should be assigned one of the specified venue IDs')),
+  organizer: csv(linkedList('organizer', 'Events should be assigned one of the specified organizer IDs')),
   featured: bool('Events should be filtered by their featured status'),
   status: statusArg('The event post status'),
   geoloc: bool('Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data'),
   // Without Events Calendar Pro nothing declares or checks them.
-  geoloc_lat: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', keywords: { format: 'double' } }),
-  geoloc_lng: arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', keywords: { format: 'double' } }),
-  include: ids('Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.'),
+  geoloc_lat: documented(arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', keywords: { format: 'double' } }), { swagger_type: 'number' }),
+  geoloc_lng: documented(arg.untyped({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', keywords: { format: 'double' } }), { swagger_type: 'number' }),
+  include: csv(ids('Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.')),
   post_parent: tecInt('Events should be filtered by their post_parent being the specified one.', V.castsToId, { lookup: isEventId }),
   ticketed: ticketed('Filter events with or without tickets.'),
 };
 
-const listOf = (description: string) => arg.untyped({ description, default: null, keywords: { items: { type: 'integer' } } });
+const listOf = (description: string) => documented(arg.untyped({ description, default: null, keywords: { items: { type: 'integer' } } }), { swagger_type: 'array' });
 
 /** Shows a default in the index without applying it: an update must only change what was sent. */
 function shownDefault<T extends z.ZodType>(schema: T, value: unknown): T {
@@ -366,8 +386,8 @@ export function linkedListArgs(kind: LinkedKind) {
     per_page: perPage(plural),
     search: tecStr(`${Name} should contain the specified string in the title, description or custom fields`, V.isString),
     event: tecInt(`${Name} should be related to this event`, V.castsToId, { lookup: isEventId }),
-    has_events: anything(`${Name} should have events associated to them`),
-    only_with_upcoming: anything(`${Name} should have upcoming events associated to them`, { default: false }),
+    has_events: documented(anything(`${Name} should have events associated to them`), { swagger_type: 'boolean' }),
+    only_with_upcoming: documented(anything(`${Name} should have upcoming events associated to them`, { default: false }), { swagger_type: 'boolean' }),
     status: statusArg('The organizer post status'),
   };
 }
@@ -385,8 +405,8 @@ export function termListArgs(taxonomy: Taxonomy) {
     page: page(),
     per_page: perPage(taxonomy === 'category' ? 'event categories' : 'event tags'),
     search: tecStr('Limit results to those matching a string', V.isString),
-    exclude: termList(taxonomy, 'Ensure result set exclude specific IDs'),
-    include: termList(taxonomy, 'Limit result set to specific IDs'),
+    exclude: documented(termList(taxonomy, 'Ensure result set exclude specific IDs'), { swagger_type: 'array' }),
+    include: documented(termList(taxonomy, 'Limit result set to specific IDs'), { swagger_type: 'array' }),
     order: tecStr('Order sort attribute ascending or descending', V.isString),
     orderby: tecStr('Sort collection by term attribute', V.isString),
     hide_empty: arg.boolean({ description: 'Whether to hide terms not assigned to any posts', default: '1' }),

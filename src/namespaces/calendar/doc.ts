@@ -4,6 +4,7 @@ import { argJsonSchema, inlineOpenApi30Schema, isRequired } from '../../contract
 import type { RouteDecl } from '../../contract/route.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { NAMESPACE } from './common.ts';
+import { swaggerOf } from './args.ts';
 import { CostDetails, DateDetails, Event, Image, ImageSize, Organizer, Term, Venue } from './schemas.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -33,13 +34,17 @@ export function openApi(ctx: RestContext, routes: RouteDecl[]) {
     for (const e of r.endpoints) {
       const method = e.methods[0].toLowerCase();
       const inPath = new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+      // swaggerize_args: the declared swagger_type (else type), the declared items, and `style: form` for a CSV list
+      // (its `explode: false` is dropped with the other falsy keys by array_filter).
       const params = Object.entries(e.args).map(([name, s]) => {
         const js = argJsonSchema(s);
+        const swagger = swaggerOf(s);
+        const type = swagger.swagger_type ?? (typeof js.type === 'string' ? js.type : 'string');
         const p: Record<string, unknown> = {
-          name, in: inPath.has(name) ? 'path' : 'query', description: (js.description as string | undefined) ?? '',
-          schema: { type: typeof js.type === 'string' ? js.type : js.items ? 'array' : 'string' }, required: inPath.has(name) || isRequired(s),
+          name, in: swagger.in ?? (inPath.has(name) ? 'path' : 'query'), description: (js.description as string | undefined) ?? '',
+          schema: { type, ...(js.items ? { items: js.items } : {}) }, required: inPath.has(name) || isRequired(s),
         };
-        if (js.items) Object.assign(p, { style: 'form', explode: false });
+        if (swagger.collectionFormat === 'csv') p.style = 'form';
         return p;
       });
       const op: Record<string, unknown> = {};

@@ -85,9 +85,13 @@ export async function eventArchive(ctx: RestContext, a: EventListArgs) {
     include,
     limit: clampPerPage(a.per_page), offset: (a.page - 1) * clampPerPage(a.per_page),
   };
-  // The lists were looked up by their validate callbacks: every item names a record.
-  // A negative ID passed the lookup (term_exists reads it as positive) but the query matches it with none.
-  const termIds = (taxonomy: Taxonomy, items: (string | number)[]) => Promise.all(items.map(async (x) => (typeof x === 'number' && x < 0 ? 0 : (await termOf(ctx, taxonomy, x))!.id)));
+  // The lists were looked up by their validate callbacks (term_exists), but the query finds some items
+  // no term: a negative ID (term_exists reads it as positive) and a text whose slug is empty (term_exists
+  // took the taxonomy's first term for it). Those match no event: they are left out (a list of none matches none).
+  const termIds = async (taxonomy: Taxonomy, items: (string | number)[]) => {
+    const found = await Promise.all(items.map((x) => (typeof x === 'number' && x < 0 ? null : termOf(ctx, taxonomy, x))));
+    return found.flatMap((t) => (t ? [t.id] : []));
+  };
   if (a.categories) q.categories = await termIds('category', a.categories);
   if (a.tags) q.tags = await termIds('tag', a.tags);
   // The query compares the stored IDs with the items as given: a fractional one (`7.5`) matches none.

@@ -23,16 +23,27 @@ export function termName(raw: string): string {
 /**
  * term_exists for one list_to_array item: a whole number is a term ID (its absolute value, as
  * get_terms reads `include`; 0 none), anything else, trimmed, the term's slug as sanitize_title
- * makes it, or else its name.
+ * makes it, or else its name. A text whose slug is empty (`*`, `/`, `[]`) leaves get_terms without a
+ * slug to filter by: it finds the taxonomy's first term, if it has any.
+ */
+export async function termExists(ctx: RestContext, taxonomy: Taxonomy, item: string | number): Promise<TermRow | null> {
+  if (typeof item === 'string' && phpTrim(item) !== '' && slugify(phpTrim(item)) === '') return ctx.store.calendar.firstTerm(taxonomy);
+  return termOf(ctx, taxonomy, item);
+}
+
+/**
+ * The term an item names by its ID, slug or name; null for an item whose slug is empty, which the
+ * events archive's own lookup (get_term_by by slug, then by ID) finds no term for.
  */
 export async function termOf(ctx: RestContext, taxonomy: Taxonomy, item: string | number): Promise<TermRow | null> {
   // IDs beyond 2^53 name no record (see core-integer-range); the store is not asked.
   if (typeof item === 'number' && Number.isInteger(item)) return item === 0 || !Number.isSafeInteger(item) ? null : ctx.store.calendar.term(taxonomy, Math.abs(item));
   const text = phpTrim(String(item));
-  if (text === '') return null;
+  const slug = slugify(text);
+  if (slug === '') return null;
   // A name holding a NUL byte names no term (and PostgreSQL text cannot hold one); its slug has none.
-  if (text.includes('\0')) return ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text));
-  return (await ctx.store.calendar.termBySlugOrName(taxonomy, slugify(text))) ?? ctx.store.calendar.termBySlugOrName(taxonomy, termName(text));
+  if (text.includes('\0')) return ctx.store.calendar.termBySlugOrName(taxonomy, slug);
+  return (await ctx.store.calendar.termBySlugOrName(taxonomy, slug)) ?? ctx.store.calendar.termBySlugOrName(taxonomy, termName(text));
 }
 
 /**

@@ -44,7 +44,7 @@ const recordWriter = (missing: boolean, action: 'edit' | 'delete') => {
 const [eventEditor, eventDeleter] = [recordWriter(true, 'edit'), recordWriter(true, 'delete')];
 const [linkedEditor, linkedDeleter] = [recordWriter(false, 'edit'), recordWriter(false, 'delete')];
 
-const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.tecStr('The event password', A.V.isString) };
+const eventId = { id: A.tecInt('the event post ID', A.V.isNumericId, { required: true }), password: A.documented(A.tecStr('The event password', A.V.isString), { in: 'path' }) };
 const eventSlug = { slug: A.tecStr('the event post name', A.V.isString, { required: true, lookup: async (ctx, v) => (await recordByPath(ctx, 'event', v as string)) !== null }) };
 
 const { slug: createSlug, ...eventUpdateFields } = A.eventWriteArgs(false);
