@@ -78,7 +78,7 @@ async function askedPage(store: Services['store'], baseUrl: string, vars: Params
       if (!guess) return 'missing';
       const page = postPageAsked(vars);
       const dropped = ['page', 'feed', 'p', 'page_id', 'attachment_id', 'pagename', 'name', 'post_type'];
-      return { location: `${baseUrl}/${guess.kind}/${guess.slug}/${page > 1 ? `${page}/` : ''}${carriedQuery(query, dropped)}` };
+      return { location: `${baseUrl}/${guess.kind}/${guess.slug}/${page ? `${page}/` : ''}${carriedQuery(query, dropped)}` };
     }
   } else if (postIdAsked(vars) > 0) {
     // `p` (else `page_id`): a published calendar record is its page, reached at its permalink; WordPress's own posts
