@@ -21,6 +21,8 @@ export default defineConfig({
     // on 14 store suites). Files keep no state in shared modules; one that mocks a module loads its
     // subject afresh (src/auth/app-passwords.test.ts).
     isolate: false,
+    // The zone bin/lintel.js runs in (PHP's dates are UTC), whatever the machine's.
+    env: { TZ: 'UTC' },
     hookTimeout: scaled(60_000),
     // The migrated PGlite data folder and PostgreSQL database that every test store starts from.
     globalSetup: ['test/support/templates.ts'],

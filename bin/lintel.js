@@ -29,6 +29,11 @@ if (major < 22 || (major === 22 && minor < 18) || (major === 23 && minor < 6)) {
   );
   process.exit(1);
 }
+// WordPress runs PHP in UTC (wp-settings.php's date_default_timezone_set): the dates Lintel reads as
+// PHP does (locutus's strtotime, `Y-m-d H:i` filters) read wall times in the process's zone, so the
+// process runs in UTC whatever the machine's zone is (vitest.config.ts and the npm scripts that load
+// the sources themselves set it too).
+process.env.TZ = 'UTC';
 // Node keeps the compiled (and type-stripped) sources between runs, so a command starts at once.
 module.enableCompileCache?.();
 const { runCli } = await import('../src/cli.ts');

@@ -4,10 +4,8 @@
  */
 import { strtotime } from 'locutus/php/datetime/strtotime';
 
-// WordPress runs PHP in UTC (wp-settings.php's date_default_timezone_set), and Lintel computes wall
-// times as UTC dates; locutus's strtotime reads and writes the process's local time, so the process
-// runs in UTC too (nothing else in Lintel reads local time).
-process.env.TZ = 'UTC';
+// locutus's strtotime reads and writes the process's local time: the process runs in UTC, as
+// WordPress runs PHP (bin/lintel.js, vitest.config.ts).
 
 const UNITS: Record<string, (d: Date, n: number) => void> = {
   second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),

@@ -114,3 +114,6 @@ export function sanitizeTitleWithDashes(title: string, context: 'save' | 'query'
 export function slugify(title: string): string {
   return sanitizeTitleWithDashes(removeAccents(title));
 }
+
+/** A user's user_nicename as wp_insert_user makes it of the login (sanitize_title of its first 50 characters): the author archive's `/author/{nicename}/`. */
+export const userNicename = (login: string) => slugify(login.slice(0, 50));

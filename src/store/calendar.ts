@@ -350,6 +350,7 @@ export class CalendarRepo {
 
   /** Whether `author` has a published calendar record (redirect_canonical sends `?author=` on to the author page of one with any published post). */
   async hasPublishedBy(author: number): Promise<boolean> {
+    if (!isRecordId(author)) return false;
     const found = await this.sql.query(
       `select 1 from calendar_events where status = 'publish' and author = $1 union all select 1 from calendar_venues where status = 'publish' and author = $1
         union all select 1 from calendar_organizers where status = 'publish' and author = $1 limit 1`,

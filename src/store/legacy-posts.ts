@@ -51,7 +51,8 @@ export class LegacyPostRepo {
    * when the list names any ID below 1) is held, of `postType` or of any type.
    */
   async hasPublished(authors: { in: number[] } | { notIn: number[] }, postType?: string): Promise<boolean> {
-    const [cond, ids] = 'in' in authors ? ['author = any($1::int8[])', authors.in] : ['author <> all($1::int8[])', authors.notIn];
+    // IDs no user can have are nobody's: none wrote a post, and excluding them excludes nothing.
+    const [cond, ids] = 'in' in authors ? ['author = any($1::int8[])', authors.in.filter(isRecordId)] : ['author <> all($1::int8[])', authors.notIn.filter(isRecordId)];
     const found = await this.sql.query(`select 1 from legacy_posts where status = 'publish' and ${cond} and ($2::text is null or post_type = $2) limit 1`, [ids, postType ?? null]);
     return found.length > 0;
   }

@@ -1,4 +1,5 @@
 /** Users and their application passwords. */
+import { isRecordId } from './ids.ts';
 import type { Sql } from './sql.ts';
 import type { Role, User } from '../lib/roles.ts';
 
@@ -92,6 +93,8 @@ export class UserRepo {
   }
 
   async byId(id: number): Promise<UserRecord | null> {
+    // An ID no user can have (`?author=99999999999999999999`) is nobody; int8 would refuse it.
+    if (!isRecordId(id)) return null;
     const rows = await this.sql.query<UserRow>('select * from users where id = $1', [id]);
     return rows[0] ? toUser(rows[0]) : null;
   }

@@ -15,6 +15,7 @@ import { invalidParam } from '../../contract/validate.ts';
 import { dateFilter, PAGER_SIZE, Transients } from './date-filter.ts';
 import { emailPreview, htmlPreview } from './email-report.ts';
 import { logEvent } from '../../audit/log.ts';
+import { userNicename } from '../../lib/slug.ts';
 import { ALL_LOGGERS, mayReadLogger } from '../../audit/loggers.ts';
 import { buildFilter, listArgs, readableLoggers, type ListArgs } from './query.ts';
 import { HistoryEvent, SearchOptions, Stats, UserMatch } from './schemas.ts';
@@ -249,7 +250,7 @@ async function searchUser(ctx: RestContext): Promise<RestResult> {
   const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim() : '';
   if (!q) throw errors.history.missingSearchQuery();
   const users = await ctx.store.history.searchUsers(q, 20);
-  return { body: users.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name, id: String(u.id) })) };
+  return { body: users.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: userNicename(u.login), user_email: u.email, display_name: u.display_name, id: String(u.id) })) };
 }
 
 async function searchOptions(ctx: RestContext, kept: Transients): Promise<RestResult> {

@@ -3,7 +3,7 @@
  * shows (`{home}/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/`, or their `embed/`), read
  * through the calendar repository. Only published records without a password are found.
  */
-import { slugify, slugInPath } from '../../lib/slug.ts';
+import { slugInPath, userNicename } from '../../lib/slug.ts';
 import type { Embeddable, EmbeddableLookup, LookupContext } from './embeddable.ts';
 import { sanitizeDescriptionHtml } from './sanitize.ts';
 import type { OrganizerRow, StoredEvent, VenueRow } from '../../store/calendar.ts';
@@ -30,8 +30,7 @@ function recordPath(url: URL, urls: LookupContext['urls']): { kind: Embeddable['
 
 async function author(ctx: LookupContext, id: number): Promise<Pick<Embeddable, 'authorName' | 'authorUrl'>> {
   const user = id > 0 ? await ctx.store.users.byId(id) : null;
-  // The author archive's address: the user_nicename, which WordPress makes from the login as a slug.
-  return user ? { authorName: user.displayName || user.login, authorUrl: `${ctx.urls.home}/author/${slugify(user.login)}/` } : { authorName: null, authorUrl: null };
+  return user ? { authorName: user.displayName || user.login, authorUrl: `${ctx.urls.home}/author/${userNicename(user.login)}/` } : { authorName: null, authorUrl: null };
 }
 
 async function eventFacts(ctx: LookupContext, e: StoredEvent): Promise<Partial<Embeddable>> {

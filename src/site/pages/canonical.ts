@@ -5,12 +5,17 @@
  */
 import { phpInt } from '../../namespaces/calendar/args.ts';
 import { lastOf, parseQueryString, type Params } from '../../lib/php-params.ts';
-import { rawurlencode } from '../../lib/url-encoding.ts';
 
-/** WP_Query's `page` (absint of it, slashes trimmed): a guessed post's page over 1 is in its address (`/event/x/2/`). */
-export function postPageAsked(vars: Params): number {
+/**
+ * WP_Query's `page` (absint of it, slashes trimmed) as its address prints it: a guessed post's page over 1
+ * is in its address (`/event/x/2/`). PHP reads a numeric string past its integers as PHP_INT_MAX and one
+ * past a float's range (`1e400`) as 0.
+ */
+export function postPageAsked(vars: Params): string | null {
   const v = lastOf(vars.page);
-  return typeof v === 'string' ? Math.abs(phpInt(v.replace(/^\/+|\/+$/g, ''))) : 0;
+  const page = typeof v === 'string' ? Math.abs(phpInt(v.replace(/^\/+|\/+$/g, ''))) : 0;
+  if (!Number.isFinite(page) || page <= 1) return null;
+  return page >= 2 ** 63 ? '9223372036854775807' : String(page);
 }
 
 /**
@@ -48,10 +53,10 @@ export function authorsAsked(vars: Params): number[] | null {
 export function carriedQuery(query: string, dropped: readonly string[]): string {
   const pairs: string[] = [];
   const add = (key: string, value: unknown): void => {
-    if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}%5B${k}%5D`, v);
-    else pairs.push(`${key}=${rawurlencode(String(value))}`);
+    if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}%5B${rawurlencodeBytes(k)}%5D`, v);
+    else pairs.push(`${key}=${rawurlencodeBytes(String(value))}`);
   };
-  for (const [key, value] of Object.entries(parseQueryString(query))) if (!dropped.includes(key)) add(rawurlencode(key), lastOf(value));
+  for (const [key, value] of Object.entries(parseQueryString(byteWise(query)))) if (!dropped.includes(key)) add(rawurlencodeBytes(key), lastOf(value));
   const built = pairs
     .join('&')
     .replace(/=(&|$)/g, '$1')
@@ -59,3 +64,12 @@ export function carriedQuery(query: string, dropped: readonly string[]): string 
     .replace(/^&+/, '');
   return built ? `?${built}` : '';
 }
+
+/**
+ * parse_str keeps the bytes it was sent, UTF-8 or not (`%FF` stays that byte): each escaped byte over 0x7F
+ * is read as the character of that code point (U+00FF), and rawurlencodeBytes writes it back as the byte.
+ */
+const byteWise = (query: string) => query.replace(/%([89a-f][0-9a-f])/gi, (_, hex: string) => encodeURIComponent(String.fromCharCode(Number.parseInt(hex, 16))));
+/** PHP's rawurlencode of such text (every character under U+0100: the request line holds no raw non-ASCII), a byte each. */
+const rawurlencodeBytes = (text: string) =>
+  [...Buffer.from(text, 'latin1')].map((b) => (/[\w.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');

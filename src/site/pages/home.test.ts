@@ -48,6 +48,11 @@ describe('a front-page request asking for a post by slug', () => {
     // The page asked for goes into the path; the rest of the query is carried as parse_str reads it, rawurlencoded.
     const paged = await app.server.inject({ method: 'GET', url: '/wp-json/x?rest_route=&name=guessable&page=2&a+b=%7e%C3%A9&x[]=1&e=' });
     expect(paged.headers.location).toMatch(/\/event\/guessable-show\/2\/\?rest_route&a_b=~%C3%A9&x%5B0%5D=1&e$/);
+    // absint: a page past PHP's integers is PHP_INT_MAX, one past a float's range 0 (no page); a byte that is no UTF-8 stays that byte.
+    for (const [page, path] of [['99999999999999999999', '9223372036854775807/'], ['1e400', ''], ['1', '']]) {
+      const huge = await app.server.inject({ method: 'GET', url: `/?name=guessable&page=${page}&x=%FF&k%FE=1` });
+      expect(huge.headers.location, page).toMatch(new RegExp(`/event/guessable-show/${path}\\?x=%FF&k%FE=1$`));
+    }
     expect(res.headers['x-redirect-by']).toBe('WordPress');
     const posted = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/categories', headers: form, payload: 'name=guessable-show&rest.route=' });
     expect(posted.statusCode).toBe(404);
@@ -101,7 +106,7 @@ describe('a front-page request asking for an author archive', () => {
   });
 
   it('is the 404 page, logged, for an unknown user or a list no published post of WordPress matches', async () => {
-    for (const payload of ['author=9999&rest_route=', 'author=-1&rest_route=', `author=${editor},9999&rest_route=`]) {
+    for (const payload of ['author=9999&rest_route=', 'author=-1&rest_route=', `author=${editor},9999&rest_route=`, 'author=99999999999999999999&rest_route=', `author=${admin},-99999999999999999999&rest_route=`]) {
       const res = await app.server.inject({ method: 'POST', url: '/wp-json/calendar/events/v1/events', headers: form, payload });
       expect(res.statusCode, payload).toBe(404);
       expect(res.body, payload).toContain('Page not found');

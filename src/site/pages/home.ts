@@ -22,7 +22,7 @@ import type { Services } from '../../services.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { wpSanitizeRedirect } from '../../lib/esc-url.ts';
 import { frontPage, postSlugAsked, routeVars } from '../../http/rest-request.ts';
-import { slugify } from '../../lib/slug.ts';
+import { slugify, userNicename } from '../../lib/slug.ts';
 import { redirectCache } from '../../namespaces/redirection/edge/responses.ts';
 import { edgeSettings } from '../../namespaces/redirection/edge/settings.ts';
 import { authorsAsked, carriedQuery, postIdAsked, postPageAsked } from './canonical.ts';
@@ -78,7 +78,7 @@ async function askedPage(store: Services['store'], baseUrl: string, vars: Params
       if (!guess) return 'missing';
       const page = postPageAsked(vars);
       const dropped = ['page', 'feed', 'p', 'page_id', 'attachment_id', 'pagename', 'name', 'post_type'];
-      return { location: `${baseUrl}/${guess.kind}/${guess.slug}/${page > 1 ? `${page}/` : ''}${carriedQuery(query, dropped)}` };
+      return { location: `${baseUrl}/${guess.kind}/${guess.slug}/${page ? `${page}/` : ''}${carriedQuery(query, dropped)}` };
     }
   } else if (postIdAsked(vars) > 0) {
     // `p` (else `page_id`): a published calendar record is its page, reached at its permalink; WordPress's own posts
@@ -101,8 +101,7 @@ async function askedPage(store: Services['store'], baseUrl: string, vars: Params
       if (!single && !(await store.legacyPosts.hasPublished(excluded.length ? { notIn: excluded } : { in: authors }, 'post'))) return 'missing';
       const author = lastOf(sent.author);
       if (reads && single && typeof author === 'string' && /^\d+$/.test(author) && ((await store.legacyPosts.hasPublished({ in: [single.id] })) || (await store.calendar.hasPublishedBy(single.id)))) {
-        // The nicename WordPress made of the login (sanitize_title of its first 50 characters).
-        return { location: `${baseUrl}/author/${slugify(single.login.slice(0, 50))}/${carriedQuery(query, ['author'])}` };
+        return { location: `${baseUrl}/author/${userNicename(single.login)}/${carriedQuery(query, ['author'])}` };
       }
     }
   }
@@ -110,6 +109,6 @@ async function askedPage(store: Services['store'], baseUrl: string, vars: Params
 }
 
 /** redirect_canonical's slashed address of the front page keeps the query as sent but writes the octets of non-ASCII bytes in lower case (`%C3%A9` → `%c3%a9`), ASCII ones as sent (`%7E`). */
-export function lowerHighOctets(url: string): string {
+function lowerHighOctets(url: string): string {
   return url.replace(/%[89a-f][0-9a-f]/gi, (octet) => octet.toLowerCase());
 }
