@@ -1,6 +1,6 @@
 /** The legacy message functions, against answers PHP 8.2 and WordPress 7.0 gave for the same input. */
 import { describe, expect, it } from 'vitest';
-import { escHtml, htmlEntityDecode, htmlSpecialChars, stripAllTags, stripTags } from './legacy-html.ts';
+import { escHtml, htmlEntityDecode, htmlSpecialChars, ksesNoNull, stripAllTags, stripTags } from './legacy-html.ts';
 
 // [input, esc_html(input), wp_strip_all_tags(html_entity_decode(esc_html(input))), strip_tags(input)]
 const CASES: [string, string, string, string][] = [
@@ -24,5 +24,11 @@ describe('htmlspecialchars', () => {
   it('escapes the & of a reference already there, which esc_html keeps', () => {
     expect(htmlSpecialChars('Tom &amp; "Jerry" <3 \'s')).toBe('Tom &amp;amp; &quot;Jerry&quot; &lt;3 &#039;s');
     expect(escHtml('Tom &amp; "Jerry" <3 \'s')).toBe('Tom &amp; &quot;Jerry&quot; &lt;3 &#039;s');
+  });
+});
+
+describe('ksesNoNull', () => {
+  it("drops what wp_kses_no_null drops (C0 controls but tab, line feed and carriage return), and keeps DEL and a slashed zero", () => {
+    expect(ksesNoNull('a\0b\x01\x08\x0B\x0C\x0E\x1Fc\t\n\r\x7f\\0')).toBe('abc\t\n\r\x7f\\0');
   });
 });
