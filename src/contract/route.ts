@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { RestContext } from './context.ts';
 import type { User } from '../lib/roles.ts';
 import type { Permission } from './permission.ts';
+import type { SaveFilter } from './save-filters.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ArgShape = Record<string, z.ZodType>;
@@ -72,7 +73,7 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
    * kses_init's filters, which a caller with `unfiltered_html` skips. What they drop (wp_kses_no_null:
    * NUL and the other control characters) never reaches the store, and is not refused (core-nul-bytes).
    */
-  saveFilters?: { args: Readonly<Record<string, (text: string) => string>>; unlessUnfilteredHtml?: true };
+  saveFilters?: { args: Readonly<Record<string, SaveFilter>>; unlessUnfilteredHtml?: true };
   /** What a success answers (see `reply`): the OpenAPI document and the docs page show it. */
   response: Reply;
   /** A one-line summary for the API reference (default: method and path). */

@@ -51,6 +51,14 @@ describe("an event's, venue's and organizer's title and content", () => {
     expect((await send('POST', '/organizers', 'organizer=O%00rg&description=x%01', 'author')).json()).toMatchObject({ organizer: 'Org', description: '<p>x</p>' });
   });
 
+  it("lose them in a venue or organizer the event creates, as in the venue's or organizer's own route; not its other fields", async () => {
+    const e = await send('POST', '/events', `title=Gig&venue[venue]=Ha%00ll%04&venue[city]=Lyon&organizer[0][organizer]=Cr%00ew&${DATES}`, 'author');
+    expect(e.statusCode).toBe(201);
+    expect(e.json()).toMatchObject({ venue: { venue: 'Hall', city: 'Lyon' }, organizer: [{ organizer: 'Crew' }] });
+    const nul = await send('POST', '/events', `title=Gig&venue[venue]=Hall&venue[city]=Ly%00on&${DATES}`, 'author');
+    expect(nul.json()).toMatchObject({ code: 'rest_invalid_param', data: { params: { venue: 'Invalid parameter.' } } });
+  });
+
   it('that the filters empty leave no post unless some content is left', async () => {
     expect((await send('POST', '/events', `title=%00%05&${DATES}`, 'author')).json()).toMatchObject({ code: 'empty_content', data: { status: 400 } });
     const titled = await send('POST', '/events', `title=%00%05&description=x&${DATES}`, 'author');

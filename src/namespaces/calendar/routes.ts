@@ -17,6 +17,7 @@ import { createLinked, deleteLinked, linkedArchive, linkedBySlug, loadLinked, re
 import { TERM_MANAGER, createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
 import { recordByPath, termName } from './lookups.ts';
 import { ksesNoNull } from '../../lib/legacy-html.ts';
+import { onEntries, onText } from '../../contract/save-filters.ts';
 
 const P = (path: string) => `/${NAMESPACE}${path}`;
 const ID = '(?P<id>\\d+)';
@@ -57,10 +58,19 @@ async function eventBySlug(ctx: RestContext, slug: string) {
   return e;
 }
 
-/** An event's title, description (its content) and excerpt: kses_init's filters, for a caller without unfiltered_html. */
-const eventFilters = { args: { title: ksesNoNull, description: ksesNoNull, excerpt: ksesNoNull }, unlessUnfilteredHtml: true } as const;
+const ksesText = onText(ksesNoNull);
+/** A venue's or organizer's name (its post's title) and description (its content): kses_init's filters, for a caller without unfiltered_html. */
+const linkedFilters = (kind: LinkedKind) => ({ [kind]: ksesText, description: ksesText });
+/**
+ * An event's title, description (its content) and excerpt, and the name and description of a venue
+ * or organizer it creates: kses_init's filters, for a caller without unfiltered_html.
+ */
+const eventFilters = {
+  args: { title: ksesText, description: ksesText, excerpt: ksesText, venue: onEntries(linkedFilters('venue')), organizer: onEntries(linkedFilters('organizer')) },
+  unlessUnfilteredHtml: true,
+} as const;
 /** A term's name and description: pre_term_name's and pre_term_description's filters, for every caller. */
-const termFilters = { args: { name: termName, description: ksesNoNull } };
+const termFilters = { args: { name: onText(termName), description: ksesText } };
 
 function eventRoutes(): RouteDecl[] {
   const update = <S extends ReturnType<typeof A.eventWriteArgs>>(find: (ctx: RestContext, a: Args<S>) => Promise<EventRow>, args: S, permission = loggedWriter) =>
@@ -86,8 +96,7 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? A.venueFields(required) : A.organizerFields(required));
-  // The name is the post's title, the description its content.
-  const saveFilters = { args: { [kind]: ksesNoNull, description: ksesNoNull }, unlessUnfilteredHtml: true } as const;
+  const saveFilters = { args: linkedFilters(kind), unlessUnfilteredHtml: true } as const;
   const idArg = { id: A.linkedId(kind, `the ${kind} post ID`) };
   const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await recordByPath(ctx, kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
