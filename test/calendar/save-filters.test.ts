@@ -30,6 +30,12 @@ describe('a term name and description', () => {
     expect(renamed.json()).toMatchObject({ name: 'cd', description: '' });
   });
 
+  it('of a term an event write creates by name is as the pre_term_name filters leave it, its slug made from that', async () => {
+    const e = await send('POST', '/events', `title=Tagged&categories=Ro%04ck&tags=a%26b%05,<i>x</i>y&${DATES}`, 'author');
+    expect(e.json().categories.map((t: { name: string; slug: string }) => [t.name, t.slug])).toEqual([['Rock', 'rock']]);
+    expect(e.json().tags.map((t: { name: string; slug: string }) => [t.name, t.slug])).toEqual([['a&amp;b', 'ab'], ['xy', 'xy']]);
+  });
+
   it('that the filters empty is refused as wp_insert_term and wp_update_term refuse it', async () => {
     expect((await send('POST', '/categories', 'name=%20%0B', 'administrator')).json()).toMatchObject({ code: 'empty_term_name', data: { status: 400 } });
     // The slashed NUL is not trimmed: the name is empty only once kses has run.

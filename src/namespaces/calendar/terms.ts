@@ -9,6 +9,7 @@ import type { Taxonomy, TermRow } from '../../store/calendar.ts';
 import { asList, phpInt, type TermFields, type TermListArgs } from './args.ts';
 import { clampPerPage, siteOf, totals } from './common.ts';
 import { termObject } from './shape.ts';
+import { termName } from './lookups.ts';
 import { logTerm, logTermEdit } from '../../audit/log.ts';
 
 export const PLURAL = { category: 'categories', tag: 'tags' } as const;
@@ -179,9 +180,12 @@ export async function resolveTermsForWrite(ctx: RestContext, taxonomy: Taxonomy,
       if (await ctx.store.calendar.term(taxonomy, Number(x))) out.push(Number(x));
       continue;
     }
-    const t = await ctx.store.calendar.termBySlugOrName(taxonomy, x);
-    const { id, created } = t ? { id: t.id, created: false } : await ctx.store.calendar.createTerm({ taxonomy, name: x, slug: await freeTermSlug(ctx.store, taxonomy, slugify(x)), description: '', parent: 0 });
-    if (created) await logTerm(ctx.store, ctx, 'created_term', { id, name: x, taxonomy });
+    // A new term's name is as the pre_term_name filters leave it (wp_insert_term), its slug made from that; a name they empty makes none.
+    const name = termName(x);
+    const t = (await ctx.store.calendar.termBySlugOrName(taxonomy, x)) ?? (await ctx.store.calendar.termBySlugOrName(taxonomy, name));
+    if (!t && name === '') continue;
+    const { id, created } = t ? { id: t.id, created: false } : await ctx.store.calendar.createTerm({ taxonomy, name, slug: await freeTermSlug(ctx.store, taxonomy, slugify(name)), description: '', parent: 0 });
+    if (created) await logTerm(ctx.store, ctx, 'created_term', { id, name, taxonomy });
     out.push(id);
   }
   return out;
