@@ -22,6 +22,7 @@ const ARGS: Record<string, unknown[]> = {
   'calendar.linkedPageNotFound': ['venue'],
   'calendar.linkedNotAccessible': ['venue'],
   'calendar.linkedInTrash': ['venue'],
+  'calendar.linkedNotCreated': ['venue'],
   'calendar.cannotEditOthers': [true, true],
   'calendar.termExists': [true, 7],
   'calendar.duplicateTermSlug': ['news'],

@@ -124,6 +124,9 @@ export const errors = {
     linkedPageNotFound: (k: string) => new RestError(`${k}-archive-page-not-found`, `The requested ${k} archive page does not exist`, 404),
     linkedNotAccessible: (k: string) => new RestError(`${k}-not-accessible`, `The requested ${k} is not accessible`, 403),
     linkedInTrash: (k: string) => new RestError(`${k}-is-in-trash`, `The ${k} is already trashed`, 410),
+    linkedNotCreated: (k: string) => new RestError(`could-not-create-${k}`, `The ${k} could not be created from the provided data`, 400),
+    // wp_insert_post's refusal, which carries no status (500 on the legacy site, calendar-empty-name).
+    emptyContent: () => new RestError('empty_content', 'Content, title, and excerpt are empty.', 400),
     termInvalid: () => new RestError('rest_term_invalid', 'Term does not exist.', 404),
     // WP_REST_Terms_Controller's get_term of the parent, after TEC's validator found a term by the absolute value.
     parentTermMissing: () => new RestError('rest_term_invalid', 'Parent term does not exist.', 400),
@@ -135,6 +138,9 @@ export const errors = {
       new RestError('term_exists', `A term with the name provided already exists ${hierarchical ? 'with this parent' : 'in this taxonomy'}.`, 400, { term_id: id }, [id, id]),
     // WordPress's wp_update_term error, with a status (see DEVIATIONS.md: calendar-term-duplicate-slug).
     // WordPress's own message (its entities included, as wp_update_term writes them).
+    // wp_insert_term's and wp_update_term's refusals of a name, which carry no status (500 on the legacy site, calendar-empty-name).
+    emptyTermName: () => new RestError('empty_term_name', 'A name is required for this term.', 400),
+    invalidTermName: () => new RestError('invalid_term_name', 'Invalid term name.', 400),
     duplicateTermSlug: (slug: string) =>
       new RestError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400),
   },

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { RestContext } from './context.ts';
 import type { User } from '../lib/roles.ts';
 import type { Permission } from './permission.ts';
+import type { SaveFilter } from './save-filters.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ArgShape = Record<string, z.ZodType>;
@@ -65,6 +66,13 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
    * any other parameter it is ignored with the parameter, as on the legacy site.
    */
   reads?: readonly string[];
+  /**
+   * WordPress's filters on the arguments it stores (pre_term_name, title_save_pre, ...): each named
+   * argument's text as its filter leaves it, before anything reads it; `unlessUnfilteredHtml` for
+   * kses_init's filters, which a caller with `unfiltered_html` skips. What they drop (wp_kses_no_null:
+   * NUL and the other control characters) never reaches the store, and is not refused (core-nul-bytes).
+   */
+  saveFilters?: { args: Readonly<Record<string, SaveFilter>>; unlessUnfilteredHtml?: true };
   /** What a success answers (see `reply`): the OpenAPI document and the docs page show it. */
   response: Reply;
   /** A one-line summary for the API reference (default: method and path). */
@@ -112,6 +120,9 @@ export function endpoint<S extends ArgShape, const P extends string = never>(e: 
 export function route(namespace: string, pattern: string, ...endpoints: DeclaredEndpoint[]): RouteDecl {
   for (const name of endpoints.flatMap((e) => e.path ?? [])) {
     if (!pattern.includes(`(?P<${name}>`)) throw new Error(`${pattern}: no path parameter ${name}`);
+  }
+  for (const e of endpoints) {
+    for (const name of Object.keys(e.saveFilters?.args ?? {})) if (!Object.hasOwn(e.args, name)) throw new Error(`${pattern}: saveFilters names no argument ${name}`);
   }
   return { namespace, pattern, endpoints: endpoints.map((e) => e as Endpoint) };
 }

@@ -10,6 +10,7 @@ import type { Params } from '../lib/php-params.ts';
 import type { Method, RawBody, RestResult, ResultHeaders } from '../contract/route.ts';
 import type { CompiledEndpoint, CompiledRoute, RouteTable } from '../contract/router.ts';
 import { unstorable, validateArgs } from '../contract/validate.ts';
+import { saveFiltered } from '../contract/save-filters.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import type { RestContext } from '../contract/context.ts';
 import { mergeParams, paramSources, type RestBody } from './rest-request.ts';
@@ -69,7 +70,7 @@ export async function plan(table: RouteTable, call: RestCall): Promise<Plan> {
   const path = { values: at.urlParams, integers: at.route.integerParams };
   const beyondStore = new Map<string, ParamError[]>();
   const sources = paramSources(call.body, at.ctx.method, call.query, at.urlParams);
-  const validated = await validateArgs(at.endpoint.args, at.params, path, at.ctx, sources, beyondStore);
+  const validated = saveFiltered(at.endpoint.endpoint, await validateArgs(at.endpoint.args, at.params, path, at.ctx, sources, beyondStore), at.ctx.user);
   const args = { ...at.urlParams, ...validated };
   return { route: at.route, endpoint: at.endpoint, args, ctx: at.ctx, unstorable: unstorable(readInput(at.endpoint.endpoint, validated, at.params), path, beyondStore) };
 }

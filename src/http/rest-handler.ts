@@ -87,6 +87,8 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
   // PHP fills $_POST (form fields, files) only for a real POST, and WordPress parses a form body itself
   // only for another method: a request made a POST by `_method` or the override header has no form.
   const body = req.method !== 'POST' && method === 'POST' ? { ...read, form: null, files: new Map() } : read;
+  // An OPTIONS answer is filtered by it too: a JSON body's `_fields` before the query's.
+  fields = requestedFields(body, method, query);
   const callIn = (store: Store): RestCall => ({
     method,
     route: loc.route,
@@ -109,7 +111,6 @@ export async function answerRest(services: Services, req: RestInput, loc: RestLo
     return send({ status: 200, body: described, headers: allow ? { Allow: allow } : {}, route: null }, user);
   }
 
-  fields = requestedFields(body, method, query);
   const run = async (store: Store) => send(await dispatch(table, callIn(store)), user);
   const key = header(req, 'idempotency-key');
   const fingerprint = () => requestFingerprint(method, loc.route, JSON.stringify(query), req.body);

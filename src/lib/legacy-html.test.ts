@@ -1,6 +1,6 @@
 /** The legacy message functions, against answers PHP 8.2 and WordPress 7.0 gave for the same input. */
 import { describe, expect, it } from 'vitest';
-import { escHtml, htmlEntityDecode, htmlSpecialChars, sanitizeTextField, stripAllTags, stripTags } from './legacy-html.ts';
+import { escHtml, htmlEntityDecode, htmlSpecialChars, ksesNoNull, sanitizeTextField, stripAllTags, stripTags } from './legacy-html.ts';
 
 // [input, esc_html(input), wp_strip_all_tags(html_entity_decode(esc_html(input))), strip_tags(input)]
 const CASES: [string, string, string, string][] = [
@@ -63,5 +63,11 @@ const TEXT_FIELDS: [string, string][] = [
 describe('sanitize_text_field', () => {
   it.each(TEXT_FIELDS)('%j is stored as %j: a < opening no tag escaped, tags, runs of white space and percent-encoded octets gone', (input, stored) => {
     expect(sanitizeTextField(input)).toBe(stored);
+  });
+});
+
+describe('ksesNoNull', () => {
+  it("drops what wp_kses_no_null drops (C0 controls but tab, line feed and carriage return), and keeps DEL and a slashed zero", () => {
+    expect(ksesNoNull('a\0b\x01\x08\x0B\x0C\x0E\x1Fc\t\n\r\x7f\\0')).toBe('abc\t\n\r\x7f\\0');
   });
 });

@@ -16,6 +16,13 @@ export const phpLtrim = (s: string) => s.replace(PHP_TRIMMED_START, '');
 /** PHP's trim() with its default characters. */
 export const phpTrim = (s: string) => phpLtrim(s).replace(PHP_TRIMMED_END, '');
 
+// What wp_kses_no_null drops: the C0 controls but tab, line feed and carriage return.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it names.
+const KSES_NULLS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
+
+/** wp_kses_no_null as wp_kses runs it (`slash_zero` kept): NUL and the other C0 controls but tab, line feed and carriage return dropped. */
+export const ksesNoNull = (s: string) => s.replace(KSES_NULLS, '');
+
 /** HTML 4.01's named character references (PHP's ENT_HTML401 table), name → code point. */
 const HTML401 = new Map<string, number>(
   (

@@ -11,14 +11,15 @@ export type Capability =
   | 'delete_posts'
   | 'delete_others_posts'
   | 'manage_categories'
+  | 'unfiltered_html' // post titles, content and excerpts stored without kses (kses_init)
   | 'manage_options'; // site administration (redirection, history, users)
 
 const granted: Record<Role, readonly Capability[]> = {
   subscriber: ['read'],
   contributor: ['read', 'edit_posts', 'delete_posts'],
   author: ['read', 'edit_posts', 'delete_posts', 'publish_posts'],
-  editor: ['read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_others_posts', 'read_private_posts', 'delete_others_posts', 'manage_categories'],
-  administrator: ['read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_others_posts', 'read_private_posts', 'delete_others_posts', 'manage_categories', 'manage_options'],
+  editor: ['read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_others_posts', 'read_private_posts', 'delete_others_posts', 'manage_categories', 'unfiltered_html'],
+  administrator: ['read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_others_posts', 'read_private_posts', 'delete_others_posts', 'manage_categories', 'unfiltered_html', 'manage_options'],
 };
 
 export interface User {

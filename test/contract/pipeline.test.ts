@@ -249,6 +249,15 @@ describe('request forms', () => {
     expect((await req('OPTIONS', '/wp-json/nowhere')).json()).toEqual([]);
   });
 
+  it("filters an OPTIONS answer by `_fields` as `$request['_fields']` reads it: a JSON body's before the query's, never a form's", async () => {
+    const json = await req('OPTIONS', '/wp-json/echo/v1/items?_fields=endpoints', { payload: { _fields: 'namespace,methods' } });
+    expect(json.json()).toEqual({ namespace: 'echo/v1', methods: ['GET', 'POST'] });
+    // A field the answer lacks leaves nothing of it.
+    expect((await req('OPTIONS', '/wp-json/echo/v1/items', { payload: { _fields: '[object Object]' } })).json()).toEqual([]);
+    const form = await req('OPTIONS', '/wp-json/echo/v1/items?_fields=methods', { payload: '_fields=namespace', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.json()).toEqual({ methods: ['GET', 'POST'] });
+  });
+
   it('shows the declared namespace in its own index and the site index', async () => {
     const ns = (await get('/wp-json/echo/v1')).json();
     expect(ns.namespace).toBe('echo/v1');

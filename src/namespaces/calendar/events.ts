@@ -224,7 +224,9 @@ async function applyLinks(ctx: RestContext, id: number, a: EventWriteArgs, links
 }
 
 export async function createEvent(ctx: RestContext, a: EventWriteArgs) {
-  if (typeof a.title !== 'string' || a.title === '') throw invalidParam('title');
+  if (typeof a.title !== 'string') throw invalidParam('title');
+  // A title the save filters emptied (control characters only) makes an empty post unless a description or excerpt is left.
+  if (a.title === '' && !a.description && !a.excerpt) throw errors.calendar.emptyContent();
   return ctx.store.transaction(async (store) => {
     const tctx = { ...ctx, store };
     const site = await siteOf(tctx);

@@ -158,6 +158,8 @@ export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: 
 }
 
 export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>) {
+  // A name the save filters emptied (control characters only), without a description, is no post WordPress inserts.
+  if (a[kind] === '' && !a.description) throw errors.calendar.linkedNotCreated(kind);
   return ctx.store.transaction(async (store) => {
     const tctx = { ...ctx, store };
     const id = await createLinkedRecord(tctx, kind, a);

@@ -15,7 +15,9 @@ import { archive, Event, Organizer, Term, Venue } from './schemas.ts';
 import { createEvent, deleteEvent, eventArchive, loadEvent, readEvent, updateEvent } from './events.ts';
 import { createLinked, deleteLinked, linkedArchive, linkedBySlug, loadLinked, readLinked, updateLinked } from './linked.ts';
 import { TERM_MANAGER, createTerm, deleteTerm, loadTerm, termArchive, termBody, updateTerm } from './terms.ts';
-import { recordByPath } from './lookups.ts';
+import { recordByPath, termName } from './lookups.ts';
+import { ksesNoNull } from '../../lib/legacy-html.ts';
+import { onEntries, onText } from '../../contract/save-filters.ts';
 
 const P = (path: string) => `/${NAMESPACE}${path}`;
 const ID = '(?P<id>\\d+)';
@@ -56,13 +58,27 @@ async function eventBySlug(ctx: RestContext, slug: string) {
   return e;
 }
 
+const ksesText = onText(ksesNoNull);
+/** A venue's or organizer's name (its post's title) and description (its content): kses_init's filters, for a caller without unfiltered_html. */
+const linkedFilters = (kind: LinkedKind) => ({ [kind]: ksesText, description: ksesText });
+/**
+ * An event's title, description (its content) and excerpt, and the name and description of a venue
+ * or organizer it creates: kses_init's filters, for a caller without unfiltered_html.
+ */
+const eventFilters = {
+  args: { title: ksesText, description: ksesText, excerpt: ksesText, venue: onEntries(linkedFilters('venue')), organizer: onEntries(linkedFilters('organizer')) },
+  unlessUnfilteredHtml: true,
+} as const;
+/** A term's name and description: pre_term_name's and pre_term_description's filters, for every caller. */
+const termFilters = { args: { name: onText(termName), description: ksesText } };
+
 function eventRoutes(): RouteDecl[] {
   const update = <S extends ReturnType<typeof A.eventWriteArgs>>(find: (ctx: RestContext, a: Args<S>) => Promise<EventRow>, args: S, permission = loggedWriter) =>
-    write({ methods: ['POST', 'PUT', 'PATCH'], args, response: json(Event), permission, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
+    write({ methods: ['POST', 'PUT', 'PATCH'], args, saveFilters: eventFilters, response: json(Event), permission, handler: async (ctx, a) => updateEvent(ctx, await find(ctx, a), a) });
   return [
     route(NAMESPACE, P('/events'),
       endpoint({ methods: ['GET'], args: A.eventListArgs, response: json(archive('events', Event)), permission: publicAccess, handler: (ctx, a) => eventArchive(ctx, a) }),
-      write({ methods: ['POST'], args: A.eventWriteArgs(true), response: json(Event, 201), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
+      write({ methods: ['POST'], args: A.eventWriteArgs(true), saveFilters: eventFilters, response: json(Event, 201), permission: author, handler: (ctx, a) => createEvent(ctx, a) })),
     route(NAMESPACE, P(`/events/${ID}`),
       endpoint({ methods: ['GET'], args: eventId, response: json(Event), permission: publicAccess, handler: async (ctx, a) => readEvent(ctx, await loadEvent(ctx, a.id), a.password) }),
       write({ methods: ['DELETE'], args: eventId, response: json(Event), permission: eventDeleter, handler: async (ctx, a) => deleteEvent(ctx, await loadEvent(ctx, a.id)) }),
@@ -80,6 +96,7 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const object = kind === 'venue' ? Venue : Organizer;
   const fields = (required: boolean) => (kind === 'venue' ? A.venueFields(required) : A.organizerFields(required));
+  const saveFilters = { args: linkedFilters(kind), unlessUnfilteredHtml: true } as const;
   const idArg = { id: A.linkedId(kind, `the ${kind} post ID`) };
   const slugArg = { slug: A.tecStr(`the ${kind} post name`, A.V.isString, { required: true, lookup: async (ctx, v) => (await recordByPath(ctx, kind, v as string)) !== null }) };
   const byId = (ctx: RestContext, a: { id: number }) => loadLinked(ctx, kind, a.id);
@@ -87,12 +104,12 @@ function linkedRoutes(kind: LinkedKind): RouteDecl[] {
   const item3 = <S extends ArgShape>(args: S, find: (ctx: RestContext, a: Args<S>) => ReturnType<typeof loadLinked>, editor: Permission, deleter = editor) => [
     endpoint({ methods: ['GET'], args, response: json(object), permission: publicAccess, handler: async (ctx, a) => readLinked(ctx, kind, await find(ctx, a)) }),
     write({ methods: ['DELETE'], args, response: json(object), permission: deleter, handler: async (ctx, a) => deleteLinked(ctx, kind, await find(ctx, a)) }),
-    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, response: json(object), permission: editor, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
+    write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...args, ...fields(false) }, saveFilters, response: json(object), permission: editor, handler: async (ctx, a) => updateLinked(ctx, kind, await find(ctx, a), a) }),
   ];
   return [
     route(NAMESPACE, P(`/${plural}`),
       endpoint({ methods: ['GET'], args: A.linkedListArgs(kind), response: json(archive(plural, object)), permission: publicAccess, handler: (ctx, a) => linkedArchive(ctx, kind, a) }),
-      write({ methods: ['POST'], args: fields(true), response: json(object, 201), permission: author, handler: (ctx, a) => createLinked(ctx, kind, a) })),
+      write({ methods: ['POST'], args: fields(true), saveFilters, response: json(object, 201), permission: author, handler: (ctx, a) => createLinked(ctx, kind, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`), ...item3(idArg, byId, linkedEditor, linkedDeleter)),
     route(NAMESPACE, P(`/${plural}/by-slug/${SLUG}`), ...item3(slugArg, bySlug, loggedWriter)),
   ];
@@ -107,10 +124,10 @@ function termRoutes(taxonomy: Taxonomy): RouteDecl[] {
   return [
     route(NAMESPACE, P(`/${plural}`),
       endpoint({ methods: ['GET'], args: A.termListArgs(taxonomy), response: json(archive(plural, Term)), permission: publicAccess, handler: (ctx, a) => termArchive(ctx, taxonomy, a) }),
-      write({ methods: ['POST'], args: A.termFields(taxonomy, true), response: json(Term, 201), permission: manage, handler: (ctx, a) => createTerm(ctx, taxonomy, a) })),
+      write({ methods: ['POST'], args: A.termFields(taxonomy, true), saveFilters: termFilters, response: json(Term, 201), permission: manage, handler: (ctx, a) => createTerm(ctx, taxonomy, a) })),
     route(NAMESPACE, P(`/${plural}/${ID}`),
       endpoint({ methods: ['GET'], args: idArg, response: json(Term), permission: publicAccess, handler: async (ctx, a) => ({ body: await termBody(ctx, await find(ctx, a)) }) }),
-      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, response: json(Term), permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
+      write({ methods: ['POST', 'PUT', 'PATCH'], args: { ...idArg, ...A.termFields(taxonomy, false) }, saveFilters: termFilters, response: json(Term), permission: manage, handler: async (ctx, a) => updateTerm(ctx, await find(ctx, a), a) }),
       write({ methods: ['DELETE'], args: idArg, response: json(Term), permission: manage, handler: async (ctx, a) => deleteTerm(ctx, await find(ctx, a)) })),
   ];
 }

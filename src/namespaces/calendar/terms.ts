@@ -1,6 +1,7 @@
 /** Event categories and tags: archives, single terms, writes, and resolution of event term lists. */
 import { can, type Capability } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
+import { lastOf } from '../../lib/php-params.ts';
 import { slugify } from '../../lib/slug.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
@@ -71,8 +72,19 @@ export async function termBody(ctx: RestContext, t: TermRow) {
 
 const termExists = (taxonomy: Taxonomy, id: number) => errors.calendar.termExists(taxonomy === 'category', id);
 
+/**
+ * Whether wp_insert_term finds the name as sent empty: trimmed before its filters run, of the slashed
+ * name, where a NUL byte is `\0` and not trimmed. Such a name is refused, one the filters clean to
+ * nothing (a NUL or tags only) is not a name either.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: PHP's trim() takes the vertical tab.
+const blankAsSent = (sent: unknown) => /^[ \t\n\r\x0B]*$/.test(String(lastOf(sent)));
+
 export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFields) {
-  const name = termName(String(a.name));
+  if (blankAsSent(ctx.params.name)) throw errors.calendar.emptyTermName();
+  // The name comes as the pre_term_name filters leave it (the endpoint's saveFilters).
+  const name = String(a.name);
+  if (name === '') throw errors.calendar.invalidTermName();
   const slug = a.slug ? slugify(String(a.slug)) : slugify(name);
   const parent = taxonomy === 'category' ? (a.parent ?? 0) : 0;
   // The validate callback found a category by the parent's absolute value; the terms controller then
@@ -93,7 +105,9 @@ export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFi
 
 export async function updateTerm(ctx: RestContext, t: TermRow, a: TermFields) {
   const patch: Partial<Pick<TermRow, 'name' | 'slug' | 'description' | 'parent'>> = {};
-  if (a.name !== undefined) patch.name = termName(String(a.name));
+  if (a.name !== undefined) patch.name = String(a.name);
+  // wp_update_term checks the name once its filters have run.
+  if (patch.name === '') throw errors.calendar.emptyTermName();
   // The terms controller checks the parent before wp_update_term checks the slug.
   if (t.taxonomy === 'category' && a.parent !== undefined) {
     if (a.parent && !(await ctx.store.calendar.term(t.taxonomy, a.parent))) throw errors.calendar.parentTermMissing();
@@ -166,9 +180,12 @@ export async function resolveTermsForWrite(ctx: RestContext, taxonomy: Taxonomy,
       if (await ctx.store.calendar.term(taxonomy, Number(x))) out.push(Number(x));
       continue;
     }
-    const t = await ctx.store.calendar.termBySlugOrName(taxonomy, x);
-    const { id, created } = t ? { id: t.id, created: false } : await ctx.store.calendar.createTerm({ taxonomy, name: x, slug: await freeTermSlug(ctx.store, taxonomy, slugify(x)), description: '', parent: 0 });
-    if (created) await logTerm(ctx.store, ctx, 'created_term', { id, name: x, taxonomy });
+    // A new term's name is as the pre_term_name filters leave it (wp_insert_term), its slug made from that; a name they empty makes none.
+    const name = termName(x);
+    const t = (await ctx.store.calendar.termBySlugOrName(taxonomy, x)) ?? (await ctx.store.calendar.termBySlugOrName(taxonomy, name));
+    if (!t && name === '') continue;
+    const { id, created } = t ? { id: t.id, created: false } : await ctx.store.calendar.createTerm({ taxonomy, name, slug: await freeTermSlug(ctx.store, taxonomy, slugify(name)), description: '', parent: 0 });
+    if (created) await logTerm(ctx.store, ctx, 'created_term', { id, name, taxonomy });
     out.push(id);
   }
   return out;
