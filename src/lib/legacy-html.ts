@@ -234,17 +234,23 @@ export function stripAllTags(s: string): string {
 /** wp_pre_kses_less_than: a `<` that opens no tag (none closes before the next `<` or the end) is escaped. */
 const lessThanOpeningNoTag = (s: string) => s.replace(/<[^>]*?((?=<)|>|$)/g, (m) => (m.includes('>') ? m : escHtml(m)));
 
+// What trim() takes off a slashed text (wp_unslash comes later): its default characters but NUL, which is `\0` there.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: PHP's list names the vertical tab.
+const SLASHED_TRIMMED = /^[ \t\n\r\x0B]+|[ \t\n\r\x0B]+$/g;
+
 /**
  * WordPress's sanitize_text_field: with a `<`, one that opens no tag becomes `&lt;` and tags go
  * (wp_strip_all_tags); runs of white space become one space, the ends are trimmed, and
- * percent-encoded octets are removed (then spaces again).
+ * percent-encoded octets are removed (then spaces again). `slashed`: run on a slashed text, as the
+ * `pre_term_name` filter is, where a NUL byte is `\0` and no trim takes it off.
  */
-export function sanitizeTextField(s: string): string {
+export function sanitizeTextField(s: string, o: { slashed?: boolean } = {}): string {
+  const trim = o.slashed ? (t: string) => t.replace(SLASHED_TRIMMED, '') : phpTrim;
   let out = s;
   if (out.includes('<')) out = stripAllTags(lessThanOpeningNoTag(out)).replaceAll('<\n', '&lt;\n');
-  out = phpTrim(out.replace(/[\r\n\t ]+/g, ' '));
+  out = trim(out.replace(/[\r\n\t ]+/g, ' '));
   const octet = /%[a-f0-9]{2}/i;
   if (!octet.test(out)) return out;
   for (let m = octet.exec(out); m; m = octet.exec(out)) out = out.replaceAll(m[0], '');
-  return phpTrim(out.replace(/ +/g, ' '));
+  return trim(out.replace(/ +/g, ' '));
 }

@@ -1,13 +1,9 @@
 /** Terms as the legacy lookups find them by ID, slug or name (term_exists), and term names as stored. */
 import type { RestContext } from '../../contract/context.ts';
-import { ksesNoNull, phpTrim } from '../../lib/legacy-html.ts';
+import { ksesNoNull, phpTrim, sanitizeTextField } from '../../lib/legacy-html.ts';
 import { sanitizeTitleWithDashes, slugify } from '../../lib/slug.ts';
 import { urldecode } from '../../lib/url-encoding.ts';
 import type { LinkedKind, OrganizerRow, StoredEvent, Taxonomy, TermRow, VenueRow } from '../../store/calendar.ts';
-
-// What PHP's trim() takes off a slashed text: its default characters but NUL (slashed as `\0`).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: PHP's list names the vertical tab.
-const SLASHED_TRIMMED = /^[ \t\n\r\x0B]+|[ \t\n\r\x0B]+$/g;
 
 /**
  * A term name as WordPress stores it (the `pre_term_name` filters): sanitize_text_field (tags
@@ -18,13 +14,7 @@ const SLASHED_TRIMMED = /^[ \t\n\r\x0B]+|[ \t\n\r\x0B]+$/g;
  * `Sports &amp; Games`).
  */
 export function termName(raw: string): string {
-  const trim = (s: string) => s.replace(SLASHED_TRIMMED, '');
-  let text = trim(raw.replace(/<[^>]*>/g, '').replace(/[\r\n\t ]+/g, ' '));
-  if (/%[a-f0-9]{2}/i.test(text)) {
-    for (let octet = /%[a-f0-9]{2}/i.exec(text); octet; octet = /%[a-f0-9]{2}/i.exec(text)) text = text.replaceAll(octet[0], '');
-    text = trim(text.replace(/ +/g, ' '));
-  }
-  return ksesNoNull(text)
+  return ksesNoNull(sanitizeTextField(raw, { slashed: true }))
     .replace(/&(?!#?\w+;)/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
