@@ -43,6 +43,14 @@ describe('_fields', () => {
     expect(filterFields(item, parseQueryString('_fields=id&_fields=title,link')._fields)).toEqual({ title: 'A', link: 'l' });
   });
 
+  it('splits a JSON body\'s bare number or boolean as PHP prints it (wp_parse_list): `true` names the field `1`, `false` none', () => {
+    const item = { id: 1, title: 'A', 1: 'one' };
+    expect(filterFields({ id: 1, title: 'A' }, true)).toEqual([]);
+    expect(filterFields(item, true)).toEqual({ 1: 'one' });
+    expect(filterFields(item, 1)).toEqual({ 1: 'one' });
+    expect(filterFields(item, false)).toEqual(item);
+  });
+
   it('names a field by a number or boolean a JSON body lists (wp_parse_list keeps scalars), and finds none under it', () => {
     const item = { id: 1, title: 'A' };
     expect(filterFields(item, [5e-324])).toEqual([]);

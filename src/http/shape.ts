@@ -85,7 +85,9 @@ export function filterFields(answer: unknown, fields: unknown): unknown {
 function fieldPaths(fields: unknown): string[][] {
   // A repeated plain key is its last value, as in PHP; then wp_parse_list: a string is split, an array of any keys gives its scalar values.
   const value = lastOf(fields);
-  const list = typeof value === 'string' ? toList(value) : value !== null && typeof value === 'object' ? Object.values(value) : [];
+  // A JSON body's number or boolean is split as the text PHP makes of it: `true` names the field `1`.
+  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : typeof value === 'boolean' ? (value ? '1' : '') : null;
+  const list = text !== null ? toList(text) : value !== null && typeof value === 'object' ? Object.values(value) : [];
   // A number or boolean a JSON body lists is a field too, named as PHP prints it (true `1`, false ``), and seldom any key's.
   const named = (Array.isArray(list) ? list : []).flatMap((f) => (typeof f === 'string' || typeof f === 'number' ? [String(f)] : typeof f === 'boolean' ? [f ? '1' : ''] : []));
   return named.map((f) => f.trim().split('.'));
