@@ -173,8 +173,13 @@ export function frontPage(method: string, pathname: string, query: Params, p: Re
   if (!entry) return null;
   if (method !== 'GET' && method !== 'HEAD') return 'page';
   if (entry.indexPhp) return { redirect: `${entry.localePath}/` };
-  return pathname.endsWith('/') ? 'page' : { redirect: `${pathname}/` };
+  if (pathname.endsWith('/')) return 'page';
+  const path = pathname.replace(END_PUNCTUATION, '');
+  return { redirect: path.endsWith('/') ? path : `${path}/` };
 }
+
+/** What redirect_canonical takes off the end of the path: spaces and end punctuation, as written or escaped in upper case (its pattern has no `i`). */
+const END_PUNCTUATION = /(?: |%20|!|%21|"|%22|'|%27|\(|%28|\)|%29|,|%2C|\.|%2E|;|%3B|\{|%7B|\}|%7D|%E2%80%9C|%E2%80%9D)+$/;
 
 export type JsonBody = Decoded | null;
 
