@@ -389,14 +389,13 @@ export class CalendarRepo {
   }
 
   /**
-   * The record a create reuses (Tribe__Duplicate__Post, on every venue and organizer create): one
-   * not trashed with the same name and, when one is sent, the same description, compared as the
-   * legacy table's collation compares them (case, accents and trailing spaces aside).
+   * The records a create may reuse (Tribe__Duplicate__Post, on every venue and organizer create), by
+   * ID: those not trashed with the same name and, when one is sent, the same description, compared as
+   * the legacy table's collation compares them (case, accents and trailing spaces aside).
    */
-  async findDuplicate(kind: LinkedKind, name: string, description: string): Promise<number | null> {
-    const [r] = await this.sql.query<{ id: number }>(`select id from ${LINKED[kind]} where status <> 'trash' and mysql_ci_key(name) = mysql_ci_key($1)
-      and ($2 = '' or mysql_ci_key(description) = mysql_ci_key($2)) order by id limit 1`, [name, description]);
-    return r?.id ?? null;
+  async findDuplicates(kind: LinkedKind, name: string, description: string): Promise<Pick<VenueRow, 'id' | 'author' | 'status'>[]> {
+    return this.sql.query<Pick<VenueRow, 'id' | 'author' | 'status'>>(`select id, author, status from ${LINKED[kind]} where status <> 'trash'
+      and mysql_ci_key(name) = mysql_ci_key($1) and ($2 = '' or mysql_ci_key(description) = mysql_ci_key($2)) order by id`, [name, description]);
   }
 
   async createLinked(kind: LinkedKind, f: VenueFields | OrganizerFields, now: Date): Promise<number> {

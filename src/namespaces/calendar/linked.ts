@@ -140,14 +140,16 @@ function scheduled(status: string | undefined, date: Date, now: Date): string | 
 /**
  * Creates a venue/organizer, or reuses one of the same name (the legacy duplicate check), on which
  * Venue::create and Organizer::create then save this request's post meta (save_meta): the record's
- * name, description, status and dates stay, and so does its modified date.
+ * name, description, status and dates stay, and so does its modified date. Only a record the caller
+ * may edit is reused (see DEVIATIONS.md, calendar-duplicate-access): the legacy site hands any
+ * matching one, a draft it hides from them included, to every caller.
  */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
   const f = sanitizedMeta(kind, linkedFields(ctx, kind, a, true));
-  const dup = await ctx.store.calendar.findDuplicate(kind, f.name ?? '', f.description ?? '');
-  if (dup !== null) {
-    await ctx.store.calendar.updateLinked(kind, dup, metaOf(kind, f), null);
-    return dup;
+  const dup = (await ctx.store.calendar.findDuplicates(kind, f.name ?? '', f.description ?? '')).find((r) => canEdit(ctx, r));
+  if (dup) {
+    await ctx.store.calendar.updateLinked(kind, dup.id, metaOf(kind, f), null);
+    return dup.id;
   }
   // A new record's date, given or now, is its modified date too.
   const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
