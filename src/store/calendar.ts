@@ -325,7 +325,17 @@ export class CalendarRepo {
 
   /** Serializes the writes that change a taxonomy's hierarchy, until the transaction ends. */
   async lockTermHierarchy(taxonomy: string): Promise<void> {
-    await this.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`calendar_term_hierarchy:${taxonomy}`]);
+    await this.lockUntilCommit(`calendar_term_hierarchy:${taxonomy}`);
+  }
+
+  /** Serializes the creates of a kind's records (their duplicate check, then the insert), until the transaction ends. */
+  async lockLinkedCreates(kind: LinkedKind): Promise<void> {
+    await this.lockUntilCommit(`calendar_linked_create:${kind}`);
+  }
+
+  /** A transaction-scoped advisory lock on `key`: the transactions that take it run one at a time. */
+  private async lockUntilCommit(key: string): Promise<void> {
+    await this.sql.query('select pg_advisory_xact_lock(hashtext($1))', [key]);
   }
 
   /**

@@ -146,17 +146,21 @@ function scheduled(status: string | undefined, date: Date, now: Date): string | 
  */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
   const f = sanitizedMeta(kind, linkedFields(ctx, kind, a, true));
-  const dup = (await ctx.store.calendar.findDuplicates(kind, f.name ?? '', f.description ?? '')).find((r) => canEdit(ctx, r));
-  if (dup) {
-    await ctx.store.calendar.updateLinked(kind, dup.id, metaOf(kind, f), null);
-    return dup.id;
-  }
-  // A new record's date, given or now, is its modified date too.
-  const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
-  f.status = scheduled(f.status, date, ctx.clock.now());
-  const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, date);
-  await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
-  return id;
+  return ctx.store.transaction(async (store) => {
+    // Under the kind's lock until commit: parallel creates of one name would otherwise each find no record and make one.
+    await store.calendar.lockLinkedCreates(kind);
+    const dup = (await store.calendar.findDuplicates(kind, f.name ?? '', f.description ?? '')).find((r) => canEdit(ctx, r));
+    if (dup) {
+      await store.calendar.updateLinked(kind, dup.id, metaOf(kind, f), null);
+      return dup.id;
+    }
+    // A new record's date, given or now, is its modified date too.
+    const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
+    f.status = scheduled(f.status, date, ctx.clock.now());
+    const id = await store.calendar.createLinked(kind, f as VenueFields, date);
+    await logPost(store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
+    return id;
+  });
 }
 
 export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>) {
