@@ -325,7 +325,17 @@ export class CalendarRepo {
 
   /** Serializes the writes that change a taxonomy's hierarchy, until the transaction ends. */
   async lockTermHierarchy(taxonomy: string): Promise<void> {
-    await this.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`calendar_term_hierarchy:${taxonomy}`]);
+    await this.lockUntilCommit(`calendar_term_hierarchy:${taxonomy}`);
+  }
+
+  /** Serializes the creates of a kind's records (their duplicate check, then the insert), until the transaction ends. */
+  async lockLinkedCreates(kind: LinkedKind): Promise<void> {
+    await this.lockUntilCommit(`calendar_linked_create:${kind}`);
+  }
+
+  /** A transaction-scoped advisory lock on `key`: the transactions that take it run one at a time. */
+  private async lockUntilCommit(key: string): Promise<void> {
+    await this.sql.query('select pg_advisory_xact_lock(hashtext($1))', [key]);
   }
 
   /**
@@ -390,14 +400,13 @@ export class CalendarRepo {
   }
 
   /**
-   * The record a create reuses (Tribe__Duplicate__Post, on every venue and organizer create): one
-   * not trashed with the same name and, when one is sent, the same description, compared as the
-   * legacy table's collation compares them (case, accents and trailing spaces aside).
+   * The records a create may reuse (Tribe__Duplicate__Post, on every venue and organizer create), by
+   * ID: those not trashed with the same name and, when one is sent, the same description, compared as
+   * the legacy table's collation compares them (case, accents and trailing spaces aside).
    */
-  async findDuplicate(kind: LinkedKind, name: string, description: string): Promise<number | null> {
-    const [r] = await this.sql.query<{ id: number }>(`select id from ${LINKED[kind]} where status <> 'trash' and mysql_ci_key(name) = mysql_ci_key($1)
-      and ($2 = '' or mysql_ci_key(description) = mysql_ci_key($2)) order by id limit 1`, [name, description]);
-    return r?.id ?? null;
+  async findDuplicates(kind: LinkedKind, name: string, description: string): Promise<Pick<VenueRow, 'id' | 'author' | 'status'>[]> {
+    return this.sql.query<Pick<VenueRow, 'id' | 'author' | 'status'>>(`select id, author, status from ${LINKED[kind]} where status <> 'trash'
+      and mysql_ci_key(name) = mysql_ci_key($1) and ($2 = '' or mysql_ci_key(description) = mysql_ci_key($2)) order by id`, [name, description]);
   }
 
   async createLinked(kind: LinkedKind, f: VenueFields | OrganizerFields, now: Date): Promise<number> {

@@ -158,6 +158,27 @@ describe('venue and organizer writes', () => {
     expect((await call('POST', '/organizers', { organizer: 'Les Amis du Jazz', email: 'amis@example.org' }, admin)).json()).toMatchObject({ id: organizer.id, phone: '1', email: 'amis@example.org' });
   });
 
+  it('reuse only a record the caller may edit: another name-alike gets a record of its own, its draft neither shown nor changed', async () => {
+    const author = await app.auth('author');
+    const secret = (await call('POST', '/venues', { venue: 'Secret Place', description: 'TOP SECRET plan', status: 'draft', address: '1 Hidden Rd' }, admin)).json();
+    const hall = (await call('POST', '/venues', { venue: 'Guarded Hall', city: 'Lyon' }, admin)).json();
+    expect((await call('GET', `/venues/${secret.id}`, undefined, author)).statusCode).toBe(403);
+    const own = await call('POST', '/venues', { venue: 'SECRET PLACE' }, author);
+    expect(own.statusCode).toBe(201);
+    expect(own.json().id).not.toBe(secret.id);
+    expect(own.json()).not.toHaveProperty('address');
+    const ownHall = (await call('POST', '/venues', { venue: 'Guarded Hall', city: 'Hacked' }, author)).json();
+    expect(ownHall.id).not.toBe(hall.id);
+    // Inline in an event too; the author's own record of that name is the one reused.
+    const event = (await call('POST', '/events', { title: 'Inline', start_date: '2027-09-01 10:00', end_date: '2027-09-01 11:00', venue: { venue: 'Guarded Hall', city: 'Vienne' } }, author)).json();
+    expect(event.venue).toMatchObject({ id: ownHall.id, city: 'Vienne' });
+    expect((await call('GET', `/venues/${hall.id}`)).json().city).toBe('Lyon');
+    expect((await call('GET', `/venues/${secret.id}`, undefined, admin)).json()).toMatchObject({ venue: 'Secret Place', address: '1 Hidden Rd' });
+    // An editor may edit others' records: the administrator's is reused.
+    expect((await call('POST', '/organizers', { organizer: 'Guarded Friends' }, admin)).json().id)
+      .toBe((await call('POST', '/organizers', { organizer: 'Guarded Friends', phone: '5' }, await app.auth('editor'))).json().id);
+  });
+
   it("turn a venue's map flags on at every create and update that does not send a false one (Venue::update)", async () => {
     const venue = (await call('POST', '/venues', { venue: 'Mapless Hall', show_map: 'no', show_map_link: 'false' }, admin)).json();
     expect(venue).toMatchObject({ show_map: false, show_map_link: false });

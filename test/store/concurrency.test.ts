@@ -1,4 +1,4 @@
-/** Parallel writes that compete for one slug: each gets its own, or the legacy answer for a taken term, never a 500. */
+/** Parallel writes that compete for one slug or name: each gets its own slug, the one record of that name, or the legacy answer for a taken term, never a 500. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../support/app.ts';
 
@@ -30,6 +30,15 @@ describe('parallel creates with one title', () => {
     const res = await tenTimes((i) => call('POST', '/venues', { venue: 'Town Hall', description: `Town ${i}` }));
     expect(res.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
     expect(new Set(res.map((r) => r.json().slug)).size).toBe(10);
+  });
+
+  it('creates one venue and one organizer for ten creates of one name, which the others reuse', async () => {
+    // Each sends its own city or phone: the legacy duplicate check matches by name (and description) alone.
+    for (const [path, body] of [['/venues', (i: number) => ({ venue: 'Market Hall', city: `Town ${i}` })], ['/organizers', (i: number) => ({ organizer: 'Market Friends', phone: `${i}` })]] as const) {
+      const res = await tenTimes((i) => call('POST', path, body(i)));
+      expect(res.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+      expect(new Set(res.map((r) => r.json().id)).size, path).toBe(1);
+    }
   });
 
   it('creates one category; the others get the legacy term_exists naming it', async () => {

@@ -140,21 +140,27 @@ function scheduled(status: string | undefined, date: Date, now: Date): string | 
 /**
  * Creates a venue/organizer, or reuses one of the same name (the legacy duplicate check), on which
  * Venue::create and Organizer::create then save this request's post meta (save_meta): the record's
- * name, description, status and dates stay, and so does its modified date.
+ * name, description, status and dates stay, and so does its modified date. Only a record the caller
+ * may edit is reused (see DEVIATIONS.md, calendar-duplicate-access): the legacy site hands any
+ * matching one, a draft it hides from them included, to every caller.
  */
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
   const f = sanitizedMeta(kind, linkedFields(ctx, kind, a, true));
-  const dup = await ctx.store.calendar.findDuplicate(kind, f.name ?? '', f.description ?? '');
-  if (dup !== null) {
-    await ctx.store.calendar.updateLinked(kind, dup, metaOf(kind, f), null);
-    return dup;
-  }
-  // A new record's date, given or now, is its modified date too.
-  const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
-  f.status = scheduled(f.status, date, ctx.clock.now());
-  const id = await ctx.store.calendar.createLinked(kind, f as VenueFields, date);
-  await logPost(ctx.store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
-  return id;
+  return ctx.store.transaction(async (store) => {
+    // Under the kind's lock until commit: parallel creates of one name would otherwise each find no record and make one.
+    await store.calendar.lockLinkedCreates(kind);
+    const dup = (await store.calendar.findDuplicates(kind, f.name ?? '', f.description ?? '')).find((r) => canEdit(ctx, r));
+    if (dup) {
+      await store.calendar.updateLinked(kind, dup.id, metaOf(kind, f), null);
+      return dup.id;
+    }
+    // A new record's date, given or now, is its modified date too.
+    const date = (await postDate(ctx, a, true)) ?? ctx.clock.now();
+    f.status = scheduled(f.status, date, ctx.clock.now());
+    const id = await store.calendar.createLinked(kind, f as VenueFields, date);
+    await logPost(store, ctx, 'post_created', kind, { id, name: f.name, status: String(f.status) });
+    return id;
+  });
 }
 
 export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>) {

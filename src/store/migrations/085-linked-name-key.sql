@@ -1,5 +1,5 @@
 -- A venue or organizer create first looks for a record of the same name in MySQL's collation
--- (Tribe__Duplicate__Post, CalendarRepo.findDuplicate). Without an index on the key every create
+-- (Tribe__Duplicate__Post, CalendarRepo.findDuplicates). Without an index on the key every create
 -- computed it for every record (43-85 ms per 10,000 venues on PostgreSQL; 0.6 ms with it). Not a
 -- partial index: the planner takes its statistics only from whole ones, and without them it walks
 -- the primary key instead.
