@@ -328,9 +328,13 @@ export class CalendarRepo {
     await this.lockUntilCommit(`calendar_term_hierarchy:${taxonomy}`);
   }
 
-  /** Serializes the creates of a kind's records (their duplicate check, then the insert), until the transaction ends. */
-  async lockLinkedCreates(kind: LinkedKind): Promise<void> {
-    await this.lockUntilCommit(`calendar_linked_create:${kind}`);
+  /**
+   * Serializes the creates of venues and organizers (each one's duplicate check, then the insert) until the
+   * transaction ends. One lock for both kinds: a batch run as one transaction may create an organizer then a
+   * venue while another creates a venue then an organizer, and a lock per kind could deadlock them.
+   */
+  async lockLinkedCreates(): Promise<void> {
+    await this.lockUntilCommit('calendar_linked_create');
   }
 
   /** A transaction-scoped advisory lock on `key`: the transactions that take it run one at a time. */

@@ -148,7 +148,7 @@ export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: 
   const f = sanitizedMeta(kind, linkedFields(ctx, kind, a, true));
   return ctx.store.transaction(async (store) => {
     // Under the kind's lock until commit: parallel creates of one name would otherwise each find no record and make one.
-    await store.calendar.lockLinkedCreates(kind);
+    await store.calendar.lockLinkedCreates();
     const dup = (await store.calendar.findDuplicates(kind, f.name ?? '', f.description ?? '')).find((r) => canEdit(ctx, r));
     if (dup) {
       await store.calendar.updateLinked(kind, dup.id, metaOf(kind, f), null);
