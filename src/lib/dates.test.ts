@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWall } from './dates.ts';
+import { parseUtc, parseWall } from './dates.ts';
 
 // Saturday 2026-11-28 15:22 (UTC, the legacy site's PHP zone).
 const now = new Date(Date.UTC(2026, 10, 28, 15, 22, 0));
@@ -24,5 +24,13 @@ describe('parseWall', () => {
 
   it('finds no date where PHP finds none, roman numeral months in lower case among them', () => {
     for (const input of ['garbage', '1x', 'v2', '7v', '5 x 2026', 'ab1', '0x1f']) expect(day(input), input).toBeNull();
+  });
+
+  it('refuses text longer than any date before parsing it', () => {
+    const started = performance.now();
+    expect(parseWall('sat '.repeat(120000), now)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(day(`${' '.repeat(118)}2026-11-28`)).toBe('2026-11-28');
+    expect(parseUtc(`${' '.repeat(119)}2026-11-28`, now)).toBeNull();
   });
 });

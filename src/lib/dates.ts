@@ -32,6 +32,14 @@ const LONE_ZONE = new RegExp(`^${ZONE}$`);
 /** A lower-case roman numeral beside a day or year (`7v`, `v2`, `5 x 2026`), which only locutus reads as a month. */
 const LOWER_ROMAN_MONTH = /\d[ .\t-]*(i[vx]|vi{0,3}|xi{0,2}|i{1,3})(?![a-z])|(^|[^a-z])(i[vx]|vi{0,3}|xi{0,2}|i{1,3})[ .\t-]*\d/;
 
+/**
+ * Longer text is no date, refused before any parsing: locutus's tokenizer takes time superlinear in the
+ * length (120,000 characters block the event loop for seconds), and PHP's longest forms
+ * (`Saturday, 28 November 2026 10:00:00.000000 America/Argentina/ComodRivadavia`, `+1 year +2 months
+ * +3 weeks +4 days +5 hours +6 minutes +7 seconds`) stay well under it.
+ */
+const MAX_DATE_LENGTH = 128;
+
 /** The offset PHP reads a zone at: an abbreviation's own, `±H[H][[:]MM]`, and none after `utc`/`gmt` (PHP drops `utc+2`'s `+2`). */
 function zoneOffset(zone: string | undefined): number {
   if (zone === undefined || /^(utc|gmt)[+-]/.test(zone)) return 0;
@@ -85,6 +93,7 @@ function inRange(d: Date | undefined): Date | null {
 }
 
 function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } | null {
+  if (input.length > MAX_DATE_LENGTH) return null;
   // timelib skips spaces, tabs, commas and dots between tokens and ends at a newline: a text of those alone is now.
   if (/^[ \t\n,.]+$/.test(input)) return { wall: new Date(nowWall) };
   const s = input.trim().toLowerCase();
