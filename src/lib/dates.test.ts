@@ -5,6 +5,10 @@ import { parseUtc, parseWall } from './dates.ts';
 const now = new Date(Date.UTC(2026, 10, 28, 15, 22, 0));
 const day = (input: string) => parseWall(input, now)?.toISOString().slice(0, 10) ?? null;
 
+// A Saturday, a Sunday and a Monday, at several times of day.
+const nows = [Date.UTC(2026, 10, 28, 15, 22, 0), Date.UTC(2026, 10, 29, 23, 59, 30), Date.UTC(2026, 10, 30, 9, 5, 0)].map((t) => new Date(t));
+const minute = (input: string, at: Date) => parseWall(input, at)?.toISOString().slice(0, 16).replace('T', ' ') ?? null;
+
 describe('parseWall', () => {
   // The day the legacy site's event list read each `start_date` as (its rest_url echoes the day it starts from).
   it.each([
@@ -17,13 +21,26 @@ describe('parseWall', () => {
     expect(day(input)).toBe(expected);
   });
 
+  // PHP's strtotime at each of `nows` (php -r 'date_default_timezone_set("UTC"); echo date("Y-m-d H:i", strtotime($s, $now));').
+  it.each([
+    ['24:00', '2026-11-29 00:00', '2026-11-30 00:00', '2026-12-01 00:00'],
+    ['today 24:00', '2026-11-29 00:00', '2026-11-30 00:00', '2026-12-01 00:00'],
+    ['tomorrow 24:30', '2026-11-30 00:30', '2026-12-01 00:30', '2026-12-02 00:30'],
+    ['12am', '2026-11-28 00:00', '2026-11-29 00:00', '2026-11-30 00:00'],
+    ['12:30pm', '2026-11-28 12:30', '2026-11-29 12:30', '2026-11-30 12:30'],
+  ])('reads %j at several times as PHP does', (input, ...expected) => {
+    expect(nows.map((at) => minute(input, at))).toEqual(expected);
+  });
+
   it('keeps the times of the forms PHP reads with one', () => {
     expect(parseWall('tomorrow noon', now)?.toISOString()).toBe('2026-11-29T12:00:00.000Z');
     expect(parseWall('@1700000000', now)?.toISOString()).toBe('2023-11-14T22:13:20.000Z');
   });
 
   it('finds no date where PHP finds none, roman numeral months in lower case among them', () => {
-    for (const input of ['garbage', '1x', 'v2', '7v', '5 x 2026', 'ab1', '0x1f']) expect(day(input), input).toBeNull();
+    for (const input of ['garbage', '1x', 'v2', '7v', '5 x 2026', 'ab1', '0x1f', '25:00', '12:60', '0am', '13pm', '7:60pm', 'today 5']) {
+      for (const at of nows) expect(minute(input, at), input).toBeNull();
+    }
   });
 
   it('refuses text longer than any date before parsing it', () => {

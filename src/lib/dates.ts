@@ -121,10 +121,13 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
   if (base === 'tomorrow') d.setUTCDate(d.getUTCDate() + 1);
   if (base === 'yesterday') d.setUTCDate(d.getUTCDate() - 1);
   if (hh !== undefined) {
-    if (!base && !ampm && mm === undefined) return null;
-    let h = Number(hh) % (ampm ? 12 : 24);
-    if (ampm === 'pm') h += 12;
-    d.setUTCHours(h, Number(mm ?? 0), 0, 0);
+    // PHP reads an hour alone only before am/pm (`today 5` is no date).
+    if (!ampm && mm === undefined) return null;
+    const h = Number(hh);
+    const minutes = Number(mm ?? 0);
+    // PHP's hours run from 1 to 12 before am/pm and to 24 without (`24:00` is the next day's midnight); minutes to 59.
+    if (minutes > 59 || (ampm ? h < 1 || h > 12 : h > 24)) return null;
+    d.setUTCHours(ampm ? (h % 12) + (ampm === 'pm' ? 12 : 0) : h, minutes, 0, 0);
   }
   for (const step of steps.matchAll(/([+-]?\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?/g)) {
     const unit = { sec: 'second', min: 'minute' }[step[2]] ?? step[2];
