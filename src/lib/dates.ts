@@ -40,6 +40,35 @@ const LOWER_ROMAN_MONTH = /\d[ .\t-]*(i[vx]|vi{0,3}|xi{0,2}|i{1,3})(?![a-z])|(^|
  */
 const MAX_DATE_LENGTH = 128;
 
+/** The relative texts timelib reads before a unit, with their amount; `this` alone keeps today for its weekday (behavior 1). */
+const RELATIVE_TEXT: Record<string, number> = { last: -1, previous: -1, this: 0, first: 1, next: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eight: 8, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12 };
+/** The day names timelib reads, by their first three letters, Sunday first. */
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+/** Any day name timelib reads after a relative text (`tues`, `thurs` too). */
+const DAY_NAME = '(sun(day)?|mon(day)?|tue(s|sday)?|wed(nes|nesday)?|thu(r|rs|rsday)?|fri(day)?|sat(urday)?)';
+/** A day name or its abbreviation, as the forms below read it. */
+const WEEKDAY = `(sunday|monday|tuesday|wednesday|thursday|friday|saturday|${WEEKDAYS.join('|')})`;
+/** `next saturday`, `last sun`, `third friday`: a relative text and a day alone, computed as timelib does. */
+const RELATIVE_WEEKDAY = new RegExp(`^(${Object.keys(RELATIVE_TEXT).join('|')})\\s+${WEEKDAY}$`);
+/** `saturday next week`, `next week saturday`, `sun this week`: a day of a relative week (Monday to Sunday), computed as timelib does. */
+const WEEKDAY_OF_WEEK = new RegExp(`^(?:${WEEKDAY}\\s+(this|next|last|previous)\\s+week|(this|next|last|previous)\\s+week\\s+${WEEKDAY})$`);
+/**
+ * Text locutus reads wrongly, refused before it: `weekday` steps (locutus ignores them; PHP skips
+ * weekends by an intricate rule), a day name after a relative text or number (`next sat 10:00`,
+ * `+2 mon`: locutus counts today as the first such day, and Sunday as day 7) or beside `this|next|last
+ * week` (`saturday next week 10:00`: locutus misplaces every day but Monday when today is a Sunday), and an
+ * upper-case roman numeral month glued to a day and a letter (`X5P`, `IV 5B`), which PHP reads as no date.
+ */
+const LOCUTUS_WRONG = new RegExp(
+  [
+    '(^|[^a-z])weekdays?(?![a-z])',
+    `(^|[^a-z])(${Object.keys(RELATIVE_TEXT).join('|')}|\\d)[ \\t]*${DAY_NAME}(?![a-z])`,
+    `(^|[^a-z])${DAY_NAME}(?![a-z]).*(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z])`,
+    `(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z]).*(^|[^a-z])${DAY_NAME}(?![a-z])`,
+    '(^|[^a-z])[ivx]+[ .\\t-]*\\d+[a-z](?![a-z])',
+  ].join('|'),
+);
+
 /** The offset PHP reads a zone at: an abbreviation's own, `±H[H][[:]MM]`, and none after `utc`/`gmt` (PHP drops `utc+2`'s `+2`). */
 function zoneOffset(zone: string | undefined): number {
   if (zone === undefined || /^(utc|gmt)[+-]/.test(zone)) return 0;
@@ -112,6 +141,11 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
   if (!words) {
     // PHP reads roman numeral months (`5 X 2026`) in upper case only; locutus in any case.
     if (LOWER_ROMAN_MONTH.test(input)) return null;
+    const relative = RELATIVE_WEEKDAY.exec(s);
+    if (relative) return { wall: relativeWeekday(RELATIVE_TEXT[relative[1]], weekdayNumber(relative[2]), nowWall) };
+    const ofWeek = WEEKDAY_OF_WEEK.exec(s);
+    if (ofWeek) return { wall: weekdayOfWeek(RELATIVE_TEXT[ofWeek[2] ?? ofWeek[3]], weekdayNumber(ofWeek[1] ?? ofWeek[4]), nowWall) };
+    if (LOCUTUS_WRONG.test(s)) return null;
     const at = strtotime(input.trim(), Math.floor(nowWall.getTime() / 1000));
     return at === false ? null : { wall: new Date(at * 1000) };
   }
@@ -136,6 +170,30 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
   if (!base && hh === undefined && !steps.trim()) return null;
   return { wall: d };
 }
+
+/**
+ * timelib's relative weekday (do_adjust_for_weekday): midnight, `amount - 1` weeks on (`amount` back
+ * when negative), then on to the weekday, today counting only for `this` (`next saturday` on a
+ * Saturday is a week ahead) and, going back, never later than today.
+ */
+function relativeWeekday(amount: number, weekday: number, nowWall: Date): Date {
+  const days = (amount > 0 ? amount - 1 : amount) * 7;
+  let difference = weekday - nowWall.getUTCDay();
+  if ((days < 0 && difference < 0) || (days >= 0 && difference <= (amount === 0 ? -1 : 0))) difference += 7;
+  return new Date(Date.UTC(nowWall.getUTCFullYear(), nowWall.getUTCMonth(), nowWall.getUTCDate() + difference + days));
+}
+
+/**
+ * timelib's day of a relative week (weekday behavior 2): midnight of that day in the week from Monday
+ * to Sunday holding today, `amount` weeks on.
+ */
+function weekdayOfWeek(amount: number, weekday: number, nowWall: Date): Date {
+  const fromMonday = (day: number) => (day === 0 ? 7 : day);
+  const days = fromMonday(weekday) - fromMonday(nowWall.getUTCDay()) + 7 * amount;
+  return new Date(Date.UTC(nowWall.getUTCFullYear(), nowWall.getUTCMonth(), nowWall.getUTCDate() + days));
+}
+
+const weekdayNumber = (name: string) => WEEKDAYS.indexOf(name.slice(0, 3));
 
 export const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 export const endOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 59, 59));
