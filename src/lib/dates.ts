@@ -9,15 +9,8 @@ import { strtotime } from 'locutus/php/datetime/strtotime';
 // runs in UTC too (nothing else in Lintel reads local time).
 process.env.TZ = 'UTC';
 
-const UNITS: Record<string, (d: Date, n: number) => void> = {
-  second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),
-  minute: (d, n) => d.setUTCMinutes(d.getUTCMinutes() + n),
-  hour: (d, n) => d.setUTCHours(d.getUTCHours() + n),
-  day: (d, n) => d.setUTCDate(d.getUTCDate() + n),
-  week: (d, n) => d.setUTCDate(d.getUTCDate() + 7 * n),
-  month: (d, n) => d.setUTCMonth(d.getUTCMonth() + n),
-  year: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
-};
+/** Where each step's count adds, [field, factor], over [year, month, day, hour, minute, second]. */
+const UNITS: Record<string, [number, number]> = { sec: [5, 1], second: [5, 1], min: [4, 1], minute: [4, 1], hour: [3, 1], day: [2, 1], week: [2, 7], month: [1, 1], year: [0, 1] };
 
 /**
  * The zone abbreviations PHP's strtotime reads (DateTimeZone::listAbbreviations: the military letters
@@ -152,8 +145,6 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
   const [, base, hh, mm, ampm, steps, ago] = words;
   const d = new Date(nowWall);
   if (base && base !== 'now') d.setUTCHours(0, 0, 0, 0);
-  if (base === 'tomorrow') d.setUTCDate(d.getUTCDate() + 1);
-  if (base === 'yesterday') d.setUTCDate(d.getUTCDate() - 1);
   if (hh !== undefined) {
     // PHP reads an hour alone only before am/pm (`today 5` is no date).
     if (!ampm && mm === undefined) return null;
@@ -163,10 +154,17 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
     if (minutes > 59 || (ampm ? h < 1 || h > 12 : h > 24)) return null;
     d.setUTCHours(ampm ? (h % 12) + (ampm === 'pm' ? 12 : 0) : h, minutes, 0, 0);
   }
+  // As timelib: `tomorrow`/`yesterday` and the steps add up to one relative date, `ago` turns all of it
+  // (`yesterday 2 days ago` is tomorrow's yesterday), and it is added to every field at once
+  // (`+1 week +100 months` is 100 months then a week on, whatever the order).
+  const relative = [0, 0, base === 'tomorrow' ? 1 : base === 'yesterday' ? -1 : 0, 0, 0, 0];
   for (const step of steps.matchAll(/([+-]?\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?/g)) {
-    const unit = { sec: 'second', min: 'minute' }[step[2]] ?? step[2];
-    UNITS[unit](d, Number(step[1]) * (ago ? -1 : 1));
+    const [field, factor] = UNITS[step[2]];
+    relative[field] += Number(step[1]) * factor;
   }
+  const [y, mo, dd, h, mi, se] = relative.map((n) => (ago ? -n : n));
+  d.setUTCFullYear(d.getUTCFullYear() + y, d.getUTCMonth() + mo, d.getUTCDate() + dd);
+  d.setUTCHours(d.getUTCHours() + h, d.getUTCMinutes() + mi, d.getUTCSeconds() + se);
   if (!base && hh === undefined && !steps.trim()) return null;
   return { wall: d };
 }
