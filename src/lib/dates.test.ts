@@ -68,6 +68,14 @@ describe('parseWall', () => {
     }
   });
 
+  // Found by comparing thousands of random combinations with PHP at each of `nows`: locutus reads each otherwise.
+  it('refuses the combinations locutus reads otherwise than PHP', () => {
+    const combinations = ['+1 week tomorrow', '1/5/2027 +1', '10:00 +1', '2026W05 yesterday', '@1700000000 +1', 'sun ago', 'sunday 5 month', '+1 week last day of', 'Nov next month', 'Nov 24:00', 'IV 2026-11-28', 'Jan 5 2026-12-01'];
+    for (const input of combinations) {
+      for (const at of nows) expect(minute(input, at), input).toBeNull();
+    }
+  });
+
   it('refuses text longer than any date before parsing it', () => {
     const started = performance.now();
     expect(parseWall('sat '.repeat(120000), now)).toBeNull();

@@ -45,6 +45,9 @@ const WEEKDAY = `(sunday|monday|tuesday|wednesday|thursday|friday|saturday|${WEE
 const RELATIVE_WEEKDAY = new RegExp(`^(${Object.keys(RELATIVE_TEXT).join('|')})\\s+${WEEKDAY}$`);
 /** `saturday next week`, `next week saturday`, `sun this week`: a day of a relative week (Monday to Sunday), computed as timelib does. */
 const WEEKDAY_OF_WEEK = new RegExp(`^(?:${WEEKDAY}\\s+(this|next|last|previous)\\s+week|(this|next|last|previous)\\s+week\\s+${WEEKDAY})$`);
+const MONTH_NAME = '(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?)';
+/** What may follow a signed number that is a step's count (`+2 days`), not a zone. */
+const NOT_A_COUNT = '(?![\\d:]|[ \\t]*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(?![a-z]))';
 /**
  * Text locutus reads wrongly, refused before it: `weekday` steps (locutus ignores them; PHP skips
  * weekends by an intricate rule), a day name after a relative text or number (`next sat 10:00`,
@@ -59,6 +62,24 @@ const LOCUTUS_WRONG = new RegExp(
     `(^|[^a-z])${DAY_NAME}(?![a-z]).*(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z])`,
     `(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z]).*(^|[^a-z])${DAY_NAME}(?![a-z])`,
     '(^|[^a-z])[ivx]+[ .\\t-]*\\d+[a-z](?![a-z])',
+    // Combinations locutus reads otherwise than PHP: a timestamp or an ISO week with anything else;
+    // `ago` (PHP turns every relative part read before it); a signed number but a step's count or a
+    // four-digit zone after a time (PHP reads `+1` as a zone, locutus as minutes); `today`/`tomorrow`/
+    // `yesterday`/`midnight` after a step or another of them (PHP drops the steps read before them); a
+    // month name or roman numeral before an ISO date or a time; an hour 24; an ISO date after anything;
+    // `first|last day of` but alone or of a relative month or year or a named month; a day or month name
+    // with a month or year step (PHP moves to the day first).
+    '.@|^@(?!-?\\d+$)',
+    '^(?!\\d{4}-?w\\d{2}(-?\\d)?$).*\\d{4}-?w\\d',
+    '(^|[^a-z])ago(?![a-z])',
+    `(^|[^a-z\\d:])[+-](\\d{1,3}|\\d{5,})${NOT_A_COUNT}|(?<!\\d:\\d\\d(:\\d\\d)?[ \\t]*)(^|[^a-z\\d:])[+-]\\d{4}${NOT_A_COUNT}`,
+    '(\\d|(^|[^a-z])(next|last|this|previous|first|third|today|tomorrow|yesterday|midnight))[^a-z]*[a-z]*.*(^|[^a-z])(today|tomorrow|yesterday|midnight)(?![a-z])',
+    `(^|[^a-z])([ivx]+|${MONTH_NAME})[ .\\t,]+(\\d{4}-|\\d{1,2}:)\\d`,
+    '(^|\\D)24:\\d',
+    '[a-z\\d].*\\d{4}-\\d',
+    `^(?!(first|last) day of( (next|last|this|previous) (month|year)| ${MONTH_NAME}( \\d{4})?)?$).*(first|last) day of`,
+    `(^|[^a-z])${MONTH_NAME}(?![a-z]).*(month|year)|(month|year).*(^|[^a-z])${MONTH_NAME}(?![a-z])`,
+    `(^|[^a-z])${DAY_NAME}(?![a-z]).*(month|year)|(month|year).*(^|[^a-z])${DAY_NAME}(?![a-z])`,
   ].join('|'),
 );
 
