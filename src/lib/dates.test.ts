@@ -44,6 +44,7 @@ describe('parseWall', () => {
     ['12:30pm', '2026-11-28 12:30', '2026-11-29 12:30', '2026-11-30 12:30'],
     ['yesterday 2 days ago', '2026-11-27 00:00', '2026-11-28 00:00', '2026-11-29 00:00'],
     ['tomorrow ago', '2026-11-27 00:00', '2026-11-28 00:00', '2026-11-29 00:00'],
+    ['midnight tomorrow', '2026-11-29 00:00', '2026-11-30 00:00', '2026-12-01 00:00'],
     ['+1 week +100 months', '2035-04-04 15:22', '2035-04-05 23:59', '2035-04-06 09:05'],
     ['+1 day +1 month', '2026-12-29 15:22', '2026-12-30 23:59', '2026-12-31 09:05'],
   ])('reads %j on a Saturday, a Sunday and a Monday as PHP does', (input, ...expected) => {
@@ -70,7 +71,7 @@ describe('parseWall', () => {
 
   // Found by comparing thousands of random combinations with PHP at each of `nows`: locutus reads each otherwise.
   it('refuses the combinations locutus reads otherwise than PHP', () => {
-    const combinations = ['+1 week tomorrow', '1/5/2027 +1', '10:00 +1', '2026W05 yesterday', '@1700000000 +1', 'sun ago', 'sunday 5 month', '+1 week last day of', 'Nov next month', 'Nov 24:00', 'IV 2026-11-28', 'Jan 5 2026-12-01'];
+    const combinations = ['+1 week tomorrow', '1/5/2027 +1', '10:00 +1', '2026W05 yesterday', '@1700000000 +1', 'sun ago', 'sunday 5 month', '+1 week last day of', 'Nov next month', 'Nov 24:00', 'IV 2026-11-28', 'Jan 5 2026-12-01', 'tomorrow tomorrow', 'yesterday noon tomorrow'];
     for (const input of combinations) {
       for (const at of nows) expect(minute(input, at), input).toBeNull();
     }

@@ -65,7 +65,7 @@ const LOCUTUS_WRONG = new RegExp(
     // Combinations locutus reads otherwise than PHP: a timestamp or an ISO week with anything else;
     // `ago` (PHP turns every relative part read before it); a signed number but a step's count or a
     // four-digit zone after a time (PHP reads `+1` as a zone, locutus as minutes); `today`/`tomorrow`/
-    // `yesterday`/`midnight` after a step or another of them (PHP drops the steps read before them); a
+    // `yesterday`/`midnight` after a step, `tomorrow`/`yesterday` after another (PHP drops the steps read before them); a
     // month name or roman numeral before an ISO date or a time; an hour 24; an ISO date after anything;
     // `first|last day of` but alone or of a relative month or year or a named month; a day or month name
     // with a month or year step (PHP moves to the day first).
@@ -73,7 +73,8 @@ const LOCUTUS_WRONG = new RegExp(
     '^(?!\\d{4}-?w\\d{2}(-?\\d)?$).*\\d{4}-?w\\d',
     '(^|[^a-z])ago(?![a-z])',
     `(^|[^a-z\\d:])[+-](\\d{1,3}|\\d{5,})${NOT_A_COUNT}|(?<!\\d:\\d\\d(:\\d\\d)?[ \\t]*)(^|[^a-z\\d:])[+-]\\d{4}${NOT_A_COUNT}`,
-    '(\\d|(^|[^a-z])(next|last|this|previous|first|third|today|tomorrow|yesterday|midnight))[^a-z]*[a-z]*.*(^|[^a-z])(today|tomorrow|yesterday|midnight)(?![a-z])',
+    '(\\d|(^|[^a-z])(next|last|this|previous|first|third))[^a-z]*[a-z]*.*(^|[^a-z])(today|tomorrow|yesterday|midnight)(?![a-z])',
+    '(tomorrow|yesterday)(?![a-z]).*(^|[^a-z])(tomorrow|yesterday)(?![a-z])',
     `(^|[^a-z])([ivx]+|${MONTH_NAME})[ .\\t,]+(\\d{4}-|\\d{1,2}:)\\d`,
     '(^|\\D)24:\\d',
     '[a-z\\d].*\\d{4}-\\d',
