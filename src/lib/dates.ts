@@ -62,13 +62,14 @@ const LOCUTUS_WRONG = new RegExp(
     `(^|[^a-z])${DAY_NAME}(?![a-z]).*(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z])`,
     `(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z]).*(^|[^a-z])${DAY_NAME}(?![a-z])`,
     '(^|[^a-z])[ivx]+[ .\\t-]*\\d+[a-z](?![a-z])',
-    // Combinations locutus reads otherwise than PHP: a timestamp or an ISO week with anything else;
-    // `ago` (PHP turns every relative part read before it); a signed number but a step's count or a
-    // four-digit zone after a time (PHP reads `+1` as a zone, locutus as minutes); `today`/`tomorrow`/
-    // `yesterday`/`midnight` after a step, `tomorrow`/`yesterday` after another (PHP drops the steps read before them); a
-    // month name or roman numeral before an ISO date or a time; an hour 24; an ISO date after anything;
-    // `first|last day of` but alone or of a relative month or year or a named month; a day or month name
-    // with a month or year step (PHP moves to the day first).
+    // Combinations locutus reads otherwise than PHP (found by comparing random ones with PHP): a
+    // timestamp or an ISO week with anything else; `ago` (PHP turns every relative part read before
+    // it); a signed number but a step's count or a four-digit zone after a time (PHP reads `+1` as a
+    // zone, locutus as minutes); `today`/`tomorrow`/`yesterday`/`midnight` after a step, and
+    // `tomorrow`/`yesterday` after another (PHP drops the steps read before them); a month name or
+    // roman numeral before an ISO date or a time; an hour 24; an ISO date after anything; `first|last
+    // day of` but alone or of a relative month or year or a named month; a day or month name with a
+    // month or year step (PHP moves to the day first).
     '.@|^@(?!-?\\d+$)',
     '^(?!\\d{4}-?w\\d{2}(-?\\d)?$).*\\d{4}-?w\\d',
     '(^|[^a-z])ago(?![a-z])',
@@ -95,10 +96,12 @@ function zoneOffset(zone: string | undefined): number {
 /**
  * strtotime read as wall time where `now` is the current wall time: dates with optional time (a
  * trailing zone is ignored, as the legacy site does), a UNIX timestamp (UTC), `now`/`today`/
- * `tomorrow`/`yesterday` with an optional time, `±N unit` steps and a zone alone (now), as Lintel
- * reads them; any other text as locutus's port of PHP's strtotime reads it (`next monday`, `tomorrow
- * noon`, `@1700000000`, `2026W05`, `Jan 5 2027`, `last day of next month`). The rest of PHP's grammar,
- * which takes much random text for a date (see DEVIATIONS.md calendar-strtotime), is no date.
+ * `tomorrow`/`yesterday` with an optional time, `±N unit` steps, a zone alone (now) and relative
+ * weekdays (`next monday`, `saturday next week`), as Lintel reads them; any other text as locutus's
+ * port of PHP's strtotime reads it (`tomorrow noon`, `@1700000000`, `2026W05`, `Jan 5 2027`, `last
+ * day of next month`), but what locutus reads otherwise than PHP (LOCUTUS_WRONG) and text over
+ * MAX_DATE_LENGTH. The rest of PHP's grammar, which takes much random text for a date (see
+ * DEVIATIONS.md calendar-strtotime), is no date: an answer is PHP's or none.
  */
 export function parseWall(input: string, nowWall: Date): Date | null {
   return inRange(readWall(input, nowWall)?.wall);
