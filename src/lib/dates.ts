@@ -7,15 +7,8 @@ import { strtotime } from 'locutus/php/datetime/strtotime';
 // locutus's strtotime reads and writes the process's local time: the process runs in UTC, as
 // WordPress runs PHP (bin/lintel.js, vitest.config.ts).
 
-const UNITS: Record<string, (d: Date, n: number) => void> = {
-  second: (d, n) => d.setUTCSeconds(d.getUTCSeconds() + n),
-  minute: (d, n) => d.setUTCMinutes(d.getUTCMinutes() + n),
-  hour: (d, n) => d.setUTCHours(d.getUTCHours() + n),
-  day: (d, n) => d.setUTCDate(d.getUTCDate() + n),
-  week: (d, n) => d.setUTCDate(d.getUTCDate() + 7 * n),
-  month: (d, n) => d.setUTCMonth(d.getUTCMonth() + n),
-  year: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
-};
+/** Where each step's count adds, [field, factor], over [year, month, day, hour, minute, second]. */
+const UNITS: Record<string, [number, number]> = { sec: [5, 1], second: [5, 1], min: [4, 1], minute: [4, 1], hour: [3, 1], day: [2, 1], week: [2, 7], month: [1, 1], year: [0, 1] };
 
 /**
  * The zone abbreviations PHP's strtotime reads (DateTimeZone::listAbbreviations: the military letters
@@ -30,6 +23,66 @@ const LONE_ZONE = new RegExp(`^${ZONE}$`);
 /** A lower-case roman numeral beside a day or year (`7v`, `v2`, `5 x 2026`), which only locutus reads as a month. */
 const LOWER_ROMAN_MONTH = /\d[ .\t-]*(i[vx]|vi{0,3}|xi{0,2}|i{1,3})(?![a-z])|(^|[^a-z])(i[vx]|vi{0,3}|xi{0,2}|i{1,3})[ .\t-]*\d/;
 
+/**
+ * Longer text is no date, refused before any parsing: locutus's tokenizer takes time superlinear in the
+ * length (120,000 characters block the event loop for seconds), and PHP's longest forms
+ * (`Saturday, 28 November 2026 10:00:00.000000 America/Argentina/ComodRivadavia`, `+1 year +2 months
+ * +3 weeks +4 days +5 hours +6 minutes +7 seconds`) stay well under it.
+ */
+const MAX_DATE_LENGTH = 128;
+
+/** The relative texts timelib reads before a unit, with their amount; `this` alone keeps today for its weekday (behavior 1). */
+const RELATIVE_TEXT: Record<string, number> = { last: -1, previous: -1, this: 0, first: 1, next: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eight: 8, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12 };
+/** The day names timelib reads, by their first three letters, Sunday first. */
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+/** Any day name timelib reads after a relative text (`tues`, `thurs` too). */
+const DAY_NAME = '(sun(day)?|mon(day)?|tue(s|sday)?|wed(nes|nesday)?|thu(r|rs|rsday)?|fri(day)?|sat(urday)?)';
+/** A day name or its abbreviation, as the forms below read it. */
+const WEEKDAY = `(sunday|monday|tuesday|wednesday|thursday|friday|saturday|${WEEKDAYS.join('|')})`;
+/** `next saturday`, `last sun`, `third friday`: a relative text and a day alone, computed as timelib does. */
+const RELATIVE_WEEKDAY = new RegExp(`^(${Object.keys(RELATIVE_TEXT).join('|')})\\s+${WEEKDAY}$`);
+/** `saturday next week`, `next week saturday`, `sun this week`: a day of a relative week (Monday to Sunday), computed as timelib does. */
+const WEEKDAY_OF_WEEK = new RegExp(`^(?:${WEEKDAY}\\s+(this|next|last|previous)\\s+week|(this|next|last|previous)\\s+week\\s+${WEEKDAY})$`);
+const MONTH_NAME = '(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?)';
+/** What may follow a signed number that is a step's count (`+2 days`), not a zone. */
+const NOT_A_COUNT = '(?![\\d:]|[ \\t]*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(?![a-z]))';
+/**
+ * Text locutus reads wrongly, refused before it: `weekday` steps (locutus ignores them; PHP skips
+ * weekends by an intricate rule), a day name after a relative text or number (`next sat 10:00`,
+ * `+2 mon`: locutus counts today as the first such day, and Sunday as day 7) or beside `this|next|last
+ * week` (`saturday next week 10:00`: locutus misplaces every day but Monday when today is a Sunday), and an
+ * upper-case roman numeral month glued to a day and a letter (`X5P`, `IV 5B`), which PHP reads as no date.
+ */
+const LOCUTUS_WRONG = new RegExp(
+  [
+    '(^|[^a-z])weekdays?(?![a-z])',
+    `(^|[^a-z])(${Object.keys(RELATIVE_TEXT).join('|')}|\\d)[ \\t]*${DAY_NAME}(?![a-z])`,
+    `(^|[^a-z])${DAY_NAME}(?![a-z]).*(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z])`,
+    `(^|[^a-z])(this|next|last|previous)[ \\t]+week(?![a-z]).*(^|[^a-z])${DAY_NAME}(?![a-z])`,
+    '(^|[^a-z])[ivx]+[ .\\t-]*\\d+[a-z](?![a-z])',
+    // Combinations locutus reads otherwise than PHP (found by comparing random ones with PHP): a
+    // timestamp or an ISO week with anything else; `ago` (PHP turns every relative part read before
+    // it); a signed number but a step's count or a four-digit zone after a time (PHP reads `+1` as a
+    // zone, locutus as minutes); `today`/`tomorrow`/`yesterday`/`midnight` after a step, and
+    // `tomorrow`/`yesterday` after another (PHP drops the steps read before them); a month name or
+    // roman numeral before an ISO date or a time; an hour 24; an ISO date after anything; `first|last
+    // day of` but alone or of a relative month or year or a named month; a day or month name with a
+    // month or year step (PHP moves to the day first).
+    '.@|^@(?!-?\\d+$)',
+    '^(?!\\d{4}-?w\\d{2}(-?\\d)?$).*\\d{4}-?w\\d',
+    '(^|[^a-z])ago(?![a-z])',
+    `(^|[^a-z\\d:])[+-](\\d{1,3}|\\d{5,})${NOT_A_COUNT}|(?<!\\d:\\d\\d(:\\d\\d)?[ \\t]*)(^|[^a-z\\d:])[+-]\\d{4}${NOT_A_COUNT}`,
+    '(\\d|(^|[^a-z])(next|last|this|previous|first|third))[^a-z]*[a-z]*.*(^|[^a-z])(today|tomorrow|yesterday|midnight)(?![a-z])',
+    '(tomorrow|yesterday)(?![a-z]).*(^|[^a-z])(tomorrow|yesterday)(?![a-z])',
+    `(^|[^a-z])([ivx]+|${MONTH_NAME})[ .\\t,]+(\\d{4}-|\\d{1,2}:)\\d`,
+    '(^|\\D)24:\\d',
+    '[a-z\\d].*\\d{4}-\\d',
+    `^(?!(first|last) day of( (next|last|this|previous) (month|year)| ${MONTH_NAME}( \\d{4})?)?$).*(first|last) day of`,
+    `(^|[^a-z])${MONTH_NAME}(?![a-z]).*(month|year)|(month|year).*(^|[^a-z])${MONTH_NAME}(?![a-z])`,
+    `(^|[^a-z])${DAY_NAME}(?![a-z]).*(month|year)|(month|year).*(^|[^a-z])${DAY_NAME}(?![a-z])`,
+  ].join('|'),
+);
+
 /** The offset PHP reads a zone at: an abbreviation's own, `±H[H][[:]MM]`, and none after `utc`/`gmt` (PHP drops `utc+2`'s `+2`). */
 function zoneOffset(zone: string | undefined): number {
   if (zone === undefined || /^(utc|gmt)[+-]/.test(zone)) return 0;
@@ -41,10 +94,12 @@ function zoneOffset(zone: string | undefined): number {
 /**
  * strtotime read as wall time where `now` is the current wall time: dates with optional time (a
  * trailing zone is ignored, as the legacy site does), a UNIX timestamp (UTC), `now`/`today`/
- * `tomorrow`/`yesterday` with an optional time, `±N unit` steps and a zone alone (now), as Lintel
- * reads them; any other text as locutus's port of PHP's strtotime reads it (`next monday`, `tomorrow
- * noon`, `@1700000000`, `2026W05`, `Jan 5 2027`, `last day of next month`). The rest of PHP's grammar,
- * which takes much random text for a date (see DEVIATIONS.md calendar-strtotime), is no date.
+ * `tomorrow`/`yesterday` with an optional time, `±N unit` steps, a zone alone (now) and relative
+ * weekdays (`next monday`, `saturday next week`), as Lintel reads them; any other text as locutus's
+ * port of PHP's strtotime reads it (`tomorrow noon`, `@1700000000`, `2026W05`, `Jan 5 2027`, `last
+ * day of next month`), but what locutus reads otherwise than PHP (LOCUTUS_WRONG) and text over
+ * MAX_DATE_LENGTH. The rest of PHP's grammar, which takes much random text for a date (see
+ * DEVIATIONS.md calendar-strtotime), is no date: an answer is PHP's or none.
  */
 export function parseWall(input: string, nowWall: Date): Date | null {
   return inRange(readWall(input, nowWall)?.wall);
@@ -83,6 +138,7 @@ function inRange(d: Date | undefined): Date | null {
 }
 
 function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } | null {
+  if (input.length > MAX_DATE_LENGTH) return null;
   // timelib skips spaces, tabs, commas and dots between tokens and ends at a newline: a text of those alone is now.
   if (/^[ \t\n,.]+$/.test(input)) return { wall: new Date(nowWall) };
   const s = input.trim().toLowerCase();
@@ -101,27 +157,64 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
   if (!words) {
     // PHP reads roman numeral months (`5 X 2026`) in upper case only; locutus in any case.
     if (LOWER_ROMAN_MONTH.test(input)) return null;
+    const relative = RELATIVE_WEEKDAY.exec(s);
+    if (relative) return { wall: relativeWeekday(RELATIVE_TEXT[relative[1]], weekdayNumber(relative[2]), nowWall) };
+    const ofWeek = WEEKDAY_OF_WEEK.exec(s);
+    if (ofWeek) return { wall: weekdayOfWeek(RELATIVE_TEXT[ofWeek[2] ?? ofWeek[3]], weekdayNumber(ofWeek[1] ?? ofWeek[4]), nowWall) };
+    if (LOCUTUS_WRONG.test(s)) return null;
     const at = strtotime(input.trim(), Math.floor(nowWall.getTime() / 1000));
     return at === false ? null : { wall: new Date(at * 1000) };
   }
   const [, base, hh, mm, ampm, steps, ago] = words;
   const d = new Date(nowWall);
   if (base && base !== 'now') d.setUTCHours(0, 0, 0, 0);
-  if (base === 'tomorrow') d.setUTCDate(d.getUTCDate() + 1);
-  if (base === 'yesterday') d.setUTCDate(d.getUTCDate() - 1);
   if (hh !== undefined) {
-    if (!base && !ampm && mm === undefined) return null;
-    let h = Number(hh) % (ampm ? 12 : 24);
-    if (ampm === 'pm') h += 12;
-    d.setUTCHours(h, Number(mm ?? 0), 0, 0);
+    // PHP reads an hour alone only before am/pm (`today 5` is no date).
+    if (!ampm && mm === undefined) return null;
+    const h = Number(hh);
+    const minutes = Number(mm ?? 0);
+    // PHP's hours run from 1 to 12 before am/pm and to 24 without (`24:00` is the next day's midnight); minutes to 59.
+    if (minutes > 59 || (ampm ? h < 1 || h > 12 : h > 24)) return null;
+    d.setUTCHours(ampm ? (h % 12) + (ampm === 'pm' ? 12 : 0) : h, minutes, 0, 0);
   }
+  // As timelib: `tomorrow`/`yesterday` and the steps add up to one relative date, `ago` turns all of it
+  // (`yesterday 2 days ago` is tomorrow's yesterday), and it is added to every field at once
+  // (`+1 week +100 months` is 100 months then a week on, whatever the order).
+  const relative = [0, 0, base === 'tomorrow' ? 1 : base === 'yesterday' ? -1 : 0, 0, 0, 0];
   for (const step of steps.matchAll(/([+-]?\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?/g)) {
-    const unit = { sec: 'second', min: 'minute' }[step[2]] ?? step[2];
-    UNITS[unit](d, Number(step[1]) * (ago ? -1 : 1));
+    const [field, factor] = UNITS[step[2]];
+    relative[field] += Number(step[1]) * factor;
   }
+  const [y, mo, dd, h, mi, se] = relative.map((n) => (ago ? -n : n));
+  d.setUTCFullYear(d.getUTCFullYear() + y, d.getUTCMonth() + mo, d.getUTCDate() + dd);
+  d.setUTCHours(d.getUTCHours() + h, d.getUTCMinutes() + mi, d.getUTCSeconds() + se);
   if (!base && hh === undefined && !steps.trim()) return null;
   return { wall: d };
 }
+
+/**
+ * timelib's relative weekday (do_adjust_for_weekday): midnight, `amount - 1` weeks on (`amount` back
+ * when negative), then on to the weekday, today counting only for `this` (`next saturday` on a
+ * Saturday is a week ahead) and, going back, never later than today.
+ */
+function relativeWeekday(amount: number, weekday: number, nowWall: Date): Date {
+  const days = (amount > 0 ? amount - 1 : amount) * 7;
+  let difference = weekday - nowWall.getUTCDay();
+  if ((days < 0 && difference < 0) || (days >= 0 && difference <= (amount === 0 ? -1 : 0))) difference += 7;
+  return new Date(Date.UTC(nowWall.getUTCFullYear(), nowWall.getUTCMonth(), nowWall.getUTCDate() + difference + days));
+}
+
+/**
+ * timelib's day of a relative week (weekday behavior 2): midnight of that day in the week from Monday
+ * to Sunday holding today, `amount` weeks on.
+ */
+function weekdayOfWeek(amount: number, weekday: number, nowWall: Date): Date {
+  const fromMonday = (day: number) => (day === 0 ? 7 : day);
+  const days = fromMonday(weekday) - fromMonday(nowWall.getUTCDay()) + 7 * amount;
+  return new Date(Date.UTC(nowWall.getUTCFullYear(), nowWall.getUTCMonth(), nowWall.getUTCDate() + days));
+}
+
+const weekdayNumber = (name: string) => WEEKDAYS.indexOf(name.slice(0, 3));
 
 export const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 export const endOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 59, 59));
