@@ -174,12 +174,19 @@ export function frontPage(method: string, pathname: string, query: Params, p: Re
   if (method !== 'GET' && method !== 'HEAD') return 'page';
   if (entry.indexPhp) return { redirect: `${entry.localePath}/` };
   if (pathname.endsWith('/')) return 'page';
-  const path = pathname.replace(END_PUNCTUATION, '');
+  const path = withoutEndPunctuation(pathname);
   return { redirect: path.endsWith('/') ? path : `${path}/` };
 }
 
 /** What redirect_canonical takes off the end of the path: spaces and end punctuation, as written or escaped in upper case (its pattern has no `i`). */
-const END_PUNCTUATION = /(?: |%20|!|%21|"|%22|'|%27|\(|%28|\)|%29|,|%2C|\.|%2E|;|%3B|\{|%7B|\}|%7D|%E2%80%9C|%E2%80%9D)+$/;
+const END_PUNCTUATION = [' ', '%20', '!', '%21', '"', '%22', "'", '%27', '(', '%28', ')', '%29', ',', '%2C', '.', '%2E', ';', '%3B', '{', '%7B', '}', '%7D', '%E2%80%9C', '%E2%80%9D'];
+
+/** The path without its run of END_PUNCTUATION at the end, cut token by token from the end: a `(…)+$` regex backtracks from every start, quadratic in a 16 KB path of dots. */
+function withoutEndPunctuation(path: string): string {
+  let end = path.length;
+  for (let cut = END_PUNCTUATION.find((t) => path.endsWith(t, end)); cut !== undefined; cut = END_PUNCTUATION.find((t) => path.endsWith(t, end))) end -= cut.length;
+  return path.slice(0, end);
+}
 
 export type JsonBody = Decoded | null;
 
