@@ -1,6 +1,7 @@
 /** The legacy message functions, against answers PHP 8.2 and WordPress 7.0 gave for the same input. */
 import { describe, expect, it } from 'vitest';
-import { escHtml, htmlEntityDecode, htmlSpecialChars, ksesNoNull, sanitizeTextField, stripAllTags, stripTags } from './legacy-html.ts';
+import fc from 'fast-check';
+import { escHtml, htmlEntityDecode, htmlSpecialChars, ksesNoNull, phpTrim, sanitizeTextField, stripAllTags, stripTags } from './legacy-html.ts';
 
 // [input, esc_html(input), wp_strip_all_tags(html_entity_decode(esc_html(input))), strip_tags(input)]
 const CASES: [string, string, string, string][] = [
@@ -69,5 +70,33 @@ describe('sanitize_text_field', () => {
 describe('ksesNoNull', () => {
   it("drops what wp_kses_no_null drops (C0 controls but tab, line feed and carriage return), and keeps DEL and a slashed zero", () => {
     expect(ksesNoNull('a\0b\x01\x08\x0B\x0C\x0E\x1Fc\t\n\r\x7f\\0')).toBe('abc\t\n\r\x7f\\0');
+  });
+});
+
+describe('the one-pass forms of WordPress regexes and loops', () => {
+  // Texts made of the pieces the patterns look at, so the cases that matter come often.
+  const pieces = fc.constantFrom('<script>', '<SCRIPT a>', '</script>', '</Script>', '<style>', '</style>', '<scripts>', '<', '>', 'x', ' ', '%', '4', '1', 'a', 'F', '%41', '%%4141');
+  const text = fc.array(pieces, { maxLength: 24 }).map((p) => p.join(''));
+
+  it('wp_strip_all_tags removes the script and style elements its regex removes', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(stripAllTags(s)).toBe(phpTrim(stripTags(s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, ''))));
+      }),
+    );
+  });
+
+  it("sanitize_text_field removes octets as its loop of str_replace does, a removal's new octet included", () => {
+    const loop = (s: string) => {
+      let out = s;
+      for (let m = /%[a-f0-9]{2}/i.exec(out); m; m = /%[a-f0-9]{2}/i.exec(out)) out = out.replaceAll(m[0], '');
+      return out;
+    };
+    fc.assert(
+      fc.property(text, (s) => {
+        const plain = s.replace(/[<>]/g, '');
+        expect(sanitizeTextField(plain)).toBe(phpTrim(loop(phpTrim(plain.replace(/[\r\n\t ]+/g, ' '))).replace(/ +/g, ' ')));
+      }),
+    );
   });
 });

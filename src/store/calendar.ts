@@ -429,6 +429,8 @@ export class CalendarRepo {
   // ---- terms
 
   async term(taxonomy: Taxonomy, id: number): Promise<TermRow | null> {
+    // An ID no term can have (`categories=99999999999999999999` in an event write) names none; int8 would refuse it.
+    if (!isRecordId(id)) return null;
     return (await this.sql.query<TermRow>(`${TERM_SELECT} where t.taxonomy = $1 and t.id = $2`, [taxonomy, id]))[0] ?? null;
   }
 
