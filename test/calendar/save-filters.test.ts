@@ -87,3 +87,15 @@ describe("an event's, venue's and organizer's title and content", () => {
     expect(r.json()).toMatchObject({ code: 'rest_invalid_param', data: { params: { address: 'Invalid parameter.' } } });
   });
 });
+
+describe('an inline venue or organizer whose name the filters empty', () => {
+  it('is not created, as wp_insert_post refuses an empty post: the event is written without it', async () => {
+    const venues = async () => (await app.server.inject({ method: 'GET', url: `${NS}/venues?per_page=50&status=publish,draft,pending,private` , headers: { authorization: await app.auth('administrator') } })).json().venues.length;
+    const before = await venues();
+    const e = await send('POST', '/events', `title=Inline&venue[venue]=%01%00&organizer[organizer]=%02&${DATES}`, 'author');
+    expect(e.statusCode).toBe(201);
+    expect(e.json().venue).toEqual([]);
+    expect(e.json().organizer).toEqual([]);
+    expect(await venues()).toBe(before);
+  });
+});

@@ -147,7 +147,7 @@ function scheduled(status: string | undefined, date: Date, now: Date): string | 
 export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>): Promise<number> {
   const f = sanitizedMeta(kind, linkedFields(ctx, kind, a, true));
   return ctx.store.transaction(async (store) => {
-    // Under the kind's lock until commit: parallel creates of one name would otherwise each find no record and make one.
+    // Under the venue and organizer creates' lock until commit: parallel creates of one name would otherwise each find no record and make one.
     await store.calendar.lockLinkedCreates();
     const dup = (await store.calendar.findDuplicates(kind, f.name ?? '', f.description ?? '')).find((r) => canEdit(ctx, r));
     if (dup) {
@@ -163,9 +163,11 @@ export async function createLinkedRecord(ctx: RestContext, kind: LinkedKind, a: 
   });
 }
 
+/** A name the save filters emptied (control characters only), without a description, is no post wp_insert_post inserts (empty_content). */
+const insertable = (kind: LinkedKind, a: Record<string, unknown>) => !(a[kind] === '' && !a.description);
+
 export async function createLinked(ctx: RestContext, kind: LinkedKind, a: Record<string, unknown>) {
-  // A name the save filters emptied (control characters only), without a description, is no post WordPress inserts.
-  if (a[kind] === '' && !a.description) throw errors.calendar.linkedNotCreated(kind);
+  if (!insertable(kind, a)) throw errors.calendar.linkedNotCreated(kind);
   return ctx.store.transaction(async (store) => {
     const tctx = { ...ctx, store };
     const id = await createLinkedRecord(tctx, kind, a);
@@ -208,7 +210,9 @@ export async function resolveLinked(ctx: RestContext, kind: LinkedKind, value: u
   for (const item of items) {
     if (typeof item === 'object' && item !== null) {
       const o = item as Record<string, unknown>;
-      out.push(isEmpty(o.id) ? await createLinkedRecord(ctx, kind, o) : phpInt(o.id));
+      // An inline record wp_insert_post refuses is none: the event is written without it.
+      if (!isEmpty(o.id)) out.push(phpInt(o.id));
+      else if (insertable(kind, o)) out.push(await createLinkedRecord(ctx, kind, o));
     } else if (phpTruthy(item)) out.push(phpInt(item));
   }
   return out;
