@@ -78,6 +78,13 @@ describe('parseWall', () => {
   });
 
   // Before parsing: locutus's tokenizer is superlinear (a 480 KB text held the event loop for seconds). Speed is a bench's business, not a test's.
+  it('folds case and trims as PHP does: ASCII letters and PHP trim() characters only', () => {
+    expect(day('+1 WEEK')).toBe('2026-12-05');
+    expect(day(' \t+1 week\n')).toBe('2026-12-05');
+    // U+212A KELVIN SIGN folds to `k` in JavaScript, not in timelib; U+FEFF and U+3000 are no white space to PHP.
+    for (const input of ['+1 wee\u212A', 'tomorrow\uFEFF', '\u3000+1 day', '\u2028today']) expect(day(input), input).toBeNull();
+  });
+
   it('refuses text longer than any date before parsing it', () => {
     expect(parseWall('sat '.repeat(120000), now)).toBeNull();
     expect(day(`${' '.repeat(118)}2026-11-28`)).toBe('2026-11-28');

@@ -3,6 +3,7 @@
  * date parts events show (zone conversions are site time, src/lib/time.ts).
  */
 import { strtotime } from 'locutus/php/datetime/strtotime';
+import { phpTrim } from './legacy-html.ts';
 
 // locutus's strtotime reads and writes the process's local time: the process runs in UTC, as
 // WordPress runs PHP (bin/lintel.js, vitest.config.ts).
@@ -17,7 +18,8 @@ const UNITS: Record<string, [number, number]> = { sec: [5, 1], second: [5, 1], m
 const ZONE_OFFSETS: Record<string, number> = { acdt: 37800, acst: 34200, addt: -7200, adt: -10800, aedt: 39600, aest: 36000, ahdt: -32400, ahst: -36000, akdt: -28800, akst: -32400, amt: -13840, apt: -10800, ast: -14400, awdt: 32400, awst: 28800, awt: -10800, bdst: 7200, bdt: -36000, bmt: -14309, bst: 3600, cast: 34200, cat: 7200, cddt: -14400, cdt: -18000, cemt: 10800, cest: 7200, cet: 3600, cmt: -15408, cpt: -18000, cst: -21600, cwt: -18000, chst: 36000, dmt: -1521, eat: 10800, eddt: -10800, edt: -14400, eest: 10800, eet: 7200, emt: -26248, ept: -14400, est: -18000, ewt: -14400, ffmt: -14660, fmt: -4056, gdt: 39600, gmt: 0, gst: 36000, hdt: -34200, hkst: 32400, hkt: 28800, hmt: -19776, hpt: -34200, hst: -36000, hwt: -34200, iddt: 14400, idt: 10800, imt: 25025, ist: 7200, jdt: 36000, jmt: 8440, jst: 32400, kdt: 36000, kmt: 5736, kst: 30600, lst: 9394, mddt: -18000, mdst: 16279, mdt: -21600, mest: 7200, met: 3600, mmt: 9017, mpt: -21600, msd: 14400, msk: 10800, mst: -25200, mwt: -21600, nddt: -5400, ndt: -9052, npt: -9000, nst: -12600, nwt: -9000, nzdt: 46800, nzmt: 41400, nzst: 43200, pddt: -21600, pdt: -25200, pkst: 21600, pkt: 18000, plmt: 25590, pmt: -13236, ppmt: -17340, ppt: -25200, pst: -28800, pwt: -25200, qmt: -18840, rmt: 5794, sast: 7200, sdmt: -16800, sjmt: -20173, smt: -13884, sst: -39600, tbmt: 10751, tmt: 12344, uct: 0, utc: 0, wast: 7200, wat: 3600, wemt: 7200, west: 3600, wet: 0, wib: 25200, wita: 28800, wit: 32400, wmt: 5040, yddt: -25200, ydt: -28800, ypt: -28800, yst: -32400, ywt: -28800, a: 3600, b: 7200, c: 10800, d: 14400, e: 18000, f: 21600, g: 25200, h: 28800, i: 32400, k: 36000, l: 39600, m: 43200, n: -3600, o: -7200, p: -10800, q: -14400, r: -18000, s: -21600, t: -25200, u: -28800, v: -32400, w: -36000, x: -39600, y: -43200, z: 0 };
 /** A zone strtotime reads after a date or alone: an abbreviation, a UTC offset (`+2`, `-05:00`), or one after `utc`/`gmt` (`utc+2`). */
 const ZONE = `((?:utc|gmt)?[+-]\\d{1,2}(?::?\\d{2})?|${Object.keys(ZONE_OFFSETS).join('|')})`;
-const DATE_TIME = new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[t\\s]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?)?\\s*${ZONE}?$`);
+// timelib's white space between tokens is a space or a tab (and PHP reads a no-break space as one); JavaScript's \s is also U+FEFF, U+2028, U+3000...
+const DATE_TIME = new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[t \\t\\u00a0]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?)?[ \\t\\u00a0]*${ZONE}?$`);
 const LONE_ZONE = new RegExp(`^${ZONE}$`);
 
 /** A lower-case roman numeral beside a day or year (`7v`, `v2`, `5 x 2026`), which only locutus reads as a month. */
@@ -40,9 +42,9 @@ const DAY_NAME = '(sun(day)?|mon(day)?|tue(s|sday)?|wed(nes|nesday)?|thu(r|rs|rs
 /** A day name or its abbreviation, as the forms below read it. */
 const WEEKDAY = `(sunday|monday|tuesday|wednesday|thursday|friday|saturday|${WEEKDAYS.join('|')})`;
 /** `next saturday`, `last sun`, `third friday`: a relative text and a day alone, computed as timelib does. */
-const RELATIVE_WEEKDAY = new RegExp(`^(${Object.keys(RELATIVE_TEXT).join('|')})\\s+${WEEKDAY}$`);
+const RELATIVE_WEEKDAY = new RegExp(`^(${Object.keys(RELATIVE_TEXT).join('|')})[ \\t\\u00a0]+${WEEKDAY}$`);
 /** `saturday next week`, `next week saturday`, `sun this week`: a day of a relative week (Monday to Sunday), computed as timelib does. */
-const WEEKDAY_OF_WEEK = new RegExp(`^(?:${WEEKDAY}\\s+(this|next|last|previous)\\s+week|(this|next|last|previous)\\s+week\\s+${WEEKDAY})$`);
+const WEEKDAY_OF_WEEK = new RegExp(`^(?:${WEEKDAY}[ \\t\\u00a0]+(this|next|last|previous)[ \\t\\u00a0]+week|(this|next|last|previous)[ \\t\\u00a0]+week[ \\t\\u00a0]+${WEEKDAY})$`);
 const MONTH_NAME = '(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?)';
 /** What may follow a signed number that is a step's count (`+2 days`), not a zone. */
 const NOT_A_COUNT = '(?![\\d:]|[ \\t]*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(?![a-z]))';
@@ -141,7 +143,8 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
   if (input.length > MAX_DATE_LENGTH) return null;
   // timelib skips spaces, tabs, commas and dots between tokens and ends at a newline: a text of those alone is now.
   if (/^[ \t\n,.]+$/.test(input)) return { wall: new Date(nowWall) };
-  const s = input.trim().toLowerCase();
+  // PHP's trim and timelib's ASCII-only case folding: JavaScript's would also take U+FEFF or U+3000 off the ends and fold the Kelvin sign into `k`.
+  const s = phpTrim(input).replace(/[A-Z]+/g, (m) => m.toLowerCase());
   // A timestamp is taken as UTC wall time, as the legacy site does.
   if (/^\d{9,}$/.test(s)) return { wall: new Date(Number(s) * 1000) };
   if (LONE_ZONE.test(s)) return { wall: new Date(nowWall), zone: s };
@@ -152,7 +155,7 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
     if (date.getUTCMonth() !== +mo - 1 || +h > 23 || +mi > 59 || +se > 59) return null;
     return { wall: date, zone };
   }
-  const words = /^(now|today|midnight|tomorrow|yesterday)?(?:\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)?)?((?:\s*[+-]?\d+\s*(?:sec|second|min|minute|hour|day|week|month|year)s?)*)\s*(ago)?$/.exec(s);
+  const words = /^(now|today|midnight|tomorrow|yesterday)?(?:[ \t\u00a0]*(\d{1,2})(?::(\d{2}))?[ \t\u00a0]*(am|pm)?)?((?:[ \t\u00a0]*[+-]?\d+[ \t\u00a0]*(?:sec|second|min|minute|hour|day|week|month|year)s?)*)[ \t\u00a0]*(ago)?$/.exec(s);
   if (s === '') return null;
   if (!words) {
     // PHP reads roman numeral months (`5 X 2026`) in upper case only; locutus in any case.
@@ -161,8 +164,9 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
     if (relative) return { wall: relativeWeekday(RELATIVE_TEXT[relative[1]], weekdayNumber(relative[2]), nowWall) };
     const ofWeek = WEEKDAY_OF_WEEK.exec(s);
     if (ofWeek) return { wall: weekdayOfWeek(RELATIVE_TEXT[ofWeek[2] ?? ofWeek[3]], weekdayNumber(ofWeek[1] ?? ofWeek[4]), nowWall) };
-    if (LOCUTUS_WRONG.test(s)) return null;
-    const at = strtotime(input.trim(), Math.floor(nowWall.getTime() / 1000));
+    // locutus reads JavaScript's white space (U+FEFF, U+3000, ...) where timelib reads none: only ASCII (and the no-break space) goes to it.
+    if (LOCUTUS_WRONG.test(s) || /[^\x00-\x7f\u00a0]/.test(s)) return null;
+    const at = strtotime(phpTrim(input), Math.floor(nowWall.getTime() / 1000));
     return at === false ? null : { wall: new Date(at * 1000) };
   }
   const [, base, hh, mm, ampm, steps, ago] = words;
@@ -181,7 +185,7 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
   // (`yesterday 2 days ago` is tomorrow's yesterday), and it is added to every field at once
   // (`+1 week +100 months` is 100 months then a week on, whatever the order).
   const relative = [0, 0, base === 'tomorrow' ? 1 : base === 'yesterday' ? -1 : 0, 0, 0, 0];
-  for (const step of steps.matchAll(/([+-]?\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?/g)) {
+  for (const step of steps.matchAll(/([+-]?\d+)[ \t\u00a0]*(sec|second|min|minute|hour|day|week|month|year)s?/g)) {
     const [field, factor] = UNITS[step[2]];
     relative[field] += Number(step[1]) * factor;
   }
