@@ -136,11 +136,11 @@ export const errors = {
     termExists: (hierarchical: boolean, id: number) =>
       // wp_insert_term's error carries the ID; the terms controller adds it again, then the status (the last data).
       new RestError('term_exists', `A term with the name provided already exists ${hierarchical ? 'with this parent' : 'in this taxonomy'}.`, 400, { term_id: id }, [id, id]),
-    // WordPress's wp_update_term error, with a status (see DEVIATIONS.md: calendar-term-duplicate-slug).
-    // WordPress's own message (its entities included, as wp_update_term writes them).
     // wp_insert_term's and wp_update_term's refusals of a name, which carry no status (500 on the legacy site, calendar-empty-name).
     emptyTermName: () => new RestError('empty_term_name', 'A name is required for this term.', 400),
     invalidTermName: () => new RestError('invalid_term_name', 'Invalid term name.', 400),
+    // WordPress's wp_update_term error, with a status (see DEVIATIONS.md: calendar-term-duplicate-slug).
+    // WordPress's own message (its entities included, as wp_update_term writes them).
     duplicateTermSlug: (slug: string) =>
       new RestError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400),
   },

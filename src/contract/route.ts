@@ -71,6 +71,7 @@ export interface Endpoint<S extends ArgShape = ArgShape, P extends string = neve
    * argument's text as its filter leaves it, before anything reads it; `unlessUnfilteredHtml` for
    * kses_init's filters, which a caller with `unfiltered_html` skips. What they drop (wp_kses_no_null:
    * NUL and the other control characters) never reaches the store, and is not refused (core-nul-bytes).
+   * Of kses, only wp_kses_no_null runs: markup is stored as sent (DEVIATIONS.md calendar-kses-markup).
    */
   saveFilters?: { args: Readonly<Record<string, SaveFilter>>; unlessUnfilteredHtml?: true };
   /** What a success answers (see `reply`): the OpenAPI document and the docs page show it. */

@@ -11,7 +11,7 @@ export type Capability =
   | 'delete_posts'
   | 'delete_others_posts'
   | 'manage_categories'
-  | 'unfiltered_html' // post titles, content and excerpts stored without kses (kses_init)
+  | 'unfiltered_html' // post titles, content and excerpts stored without kses_init's filters (of which Lintel runs wp_kses_no_null: calendar-kses-markup)
   | 'manage_options'; // site administration (redirection, history, users)
 
 const granted: Record<Role, readonly Capability[]> = {

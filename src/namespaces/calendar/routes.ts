@@ -58,6 +58,7 @@ async function eventBySlug(ctx: RestContext, slug: string) {
   return e;
 }
 
+// Of kses_init's filters, the part that drops control characters (markup stays: calendar-kses-markup).
 const ksesText = onText(ksesNoNull);
 /** A venue's or organizer's name (its post's title) and description (its content): kses_init's filters, for a caller without unfiltered_html. */
 const linkedFilters = (kind: LinkedKind) => ({ [kind]: ksesText, description: ksesText });
