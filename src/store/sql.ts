@@ -70,8 +70,10 @@ export class UniqueViolation extends Error {
 }
 
 // Connection failures (socket errors), server shutdown or start-up (57P01-57P03), statement timeout
-// or cancel (57014), too many connections (53300), and the connection exception class (08xxx).
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '57014', '53300']);
+// or cancel (57014), too many connections (53300), and the connection exception class (08xxx); a
+// transaction the server rolled back to break a deadlock (40P01) or a serialization conflict (40001),
+// which the same request sent again completes (two batches taking locks in opposite orders).
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '57014', '53300', '40P01', '40001']);
 // What `pg` and `pg-pool` throw, without a code, when a connection ends, a connect or a query times out.
 const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/;
 

@@ -17,6 +17,7 @@ describe('storeError', () => {
     ['a server still starting (57P03)', pgError('57P03')],
     ['a statement timeout (57014)', pgError('57014')],
     ['a connection exception (08006)', pgError('08006')],
+    ['a transaction rolled back to break a deadlock (40P01)', pgError('40P01')],
     ['a connection lost mid-query', new Error('Connection terminated unexpectedly')],
     ['a connect timeout', new Error('Connection terminated due to connection timeout')],
     ['a full pool that did not free up in time', new Error('timeout exceeded when trying to connect')],
