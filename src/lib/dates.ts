@@ -165,7 +165,7 @@ function readWall(input: string, nowWall: Date): { wall: Date; zone?: string } |
     const ofWeek = WEEKDAY_OF_WEEK.exec(s);
     if (ofWeek) return { wall: weekdayOfWeek(RELATIVE_TEXT[ofWeek[2] ?? ofWeek[3]], weekdayNumber(ofWeek[1] ?? ofWeek[4]), nowWall) };
     // locutus reads JavaScript's white space (U+FEFF, U+3000, ...) where timelib reads none: only ASCII (and the no-break space) goes to it.
-    if (LOCUTUS_WRONG.test(s) || /[^\x00-\x7f\u00a0]/.test(s)) return null;
+    if (LOCUTUS_WRONG.test(s) || /[^\p{ASCII}\u00a0]/u.test(s)) return null;
     const at = strtotime(phpTrim(input), Math.floor(nowWall.getTime() / 1000));
     return at === false ? null : { wall: new Date(at * 1000) };
   }
