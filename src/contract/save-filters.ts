@@ -1,4 +1,5 @@
 /** WordPress's filters on the arguments an endpoint stores (Endpoint's `saveFilters`). */
+import { isPhpList } from '../lib/php-params.ts';
 import { can, type User } from '../lib/roles.ts';
 import type { Endpoint } from './route.ts';
 
@@ -24,9 +25,7 @@ export function onEntries(fields: Readonly<Record<string, SaveFilter>>): SaveFil
   return (v) => {
     if (Array.isArray(v)) return v.map(entry);
     if (typeof v !== 'object' || v === null) return v;
-    const keys = Object.keys(v);
-    const isList = keys.length > 0 && keys.every((k, i) => k === String(i));
-    return isList ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, entry(item)])) : entry(v);
+    return isPhpList(v) ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, entry(item)])) : entry(v);
   };
 }
 

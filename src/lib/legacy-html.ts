@@ -266,6 +266,8 @@ const lessThanOpeningNoTag = (s: string) => s.replace(/<[^>]*?((?=<)|>|$)/g, (m)
 // What trim() takes off a slashed text (wp_unslash comes later): its default characters but NUL, which is `\0` there.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: PHP's list names the vertical tab.
 const SLASHED_TRIMMED = /^[ \t\n\r\x0B]+|[ \t\n\r\x0B]+$/g;
+/** PHP's trim() of a slashed text: a NUL byte stays. */
+export const slashedTrim = (s: string) => s.replace(SLASHED_TRIMMED, '');
 
 /**
  * WordPress's sanitize_text_field: with a `<`, one that opens no tag becomes `&lt;` and tags go
@@ -274,7 +276,7 @@ const SLASHED_TRIMMED = /^[ \t\n\r\x0B]+|[ \t\n\r\x0B]+$/g;
  * `pre_term_name` filter is, where a NUL byte is `\0` and no trim takes it off.
  */
 export function sanitizeTextField(s: string, o: { slashed?: boolean } = {}): string {
-  const trim = o.slashed ? (t: string) => t.replace(SLASHED_TRIMMED, '') : phpTrim;
+  const trim = o.slashed ? slashedTrim : phpTrim;
   let out = s;
   if (out.includes('<')) out = stripAllTags(lessThanOpeningNoTag(out)).replaceAll('<\n', '&lt;\n');
   out = trim(out.replace(/[\r\n\t ]+/g, ' '));

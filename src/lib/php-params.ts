@@ -12,6 +12,9 @@ export const lastOf = (v: unknown): unknown => (v instanceof Repeated ? v.at(-1)
 
 export type Params = Record<string, unknown>;
 
+/** PHP's array_values($v) === $v: a list, not a map. */
+export const isPhpList = (v: object) => Object.keys(v).every((k, i) => k === String(i));
+
 /**
  * The prototype of every map built from client keys. It is not Object.prototype, so a key such as
  * `__proto__`, `constructor` or `prototype` is an ordinary own key and no assignment can reach

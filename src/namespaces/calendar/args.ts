@@ -4,7 +4,7 @@ import { arg, hasValidateCallback, withLookup, withTypeAfterCallbacks, withValid
 import { compileArgs, validCallbacks, type CompiledArg } from '../../contract/validate.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import { toBoolean, toInteger, toList } from '../../contract/coerce.ts';
-import { lastOf } from '../../lib/php-params.ts';
+import { isPhpList, lastOf } from '../../lib/php-params.ts';
 import type { Args } from '../../contract/route.ts';
 import type { LinkedKind, Taxonomy } from '../../store/calendar.ts';
 import { parseWall } from '../../lib/dates.ts';
@@ -262,8 +262,6 @@ function shownDefault<T extends z.ZodType>(schema: T, value: unknown): T {
 const isUserId: Lookup = async (ctx, v) => phpInt(v) >= 1 && (await ctx.store.users.byId(phpInt(v))) !== null;
 export const userId = (description: string, o: { default?: null } = {}) => tecInt(description, isNumeric, { ...o, lookup: isUserId });
 
-/** PHP's array_values($v) === $v: a list, not a map. */
-export const isPhpList = (v: object) => Object.keys(v).every((k, i) => k === String(i));
 /** array_filter's truthiness: what PHP casts to true. */
 export const phpTruthy = (v: unknown) => !isEmpty(v) && v !== '0.0';
 

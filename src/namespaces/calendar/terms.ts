@@ -2,6 +2,7 @@
 import { can, type Capability } from '../../lib/roles.ts';
 import { errors } from '../../contract/error-codes.ts';
 import { lastOf } from '../../lib/php-params.ts';
+import { slashedTrim } from '../../lib/legacy-html.ts';
 import { slugify } from '../../lib/slug.ts';
 import type { RestContext } from '../../contract/context.ts';
 import { UniqueViolation, type Store } from '../../store/store.ts';
@@ -77,8 +78,7 @@ const termExists = (taxonomy: Taxonomy, id: number) => errors.calendar.termExist
  * name, where a NUL byte is `\0` and not trimmed. Such a name is refused, one the filters clean to
  * nothing (a NUL or tags only) is not a name either.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: PHP's trim() takes the vertical tab.
-const blankAsSent = (sent: unknown) => /^[ \t\n\r\x0B]*$/.test(String(lastOf(sent)));
+const blankAsSent = (sent: unknown) => slashedTrim(String(lastOf(sent))) === '';
 
 export async function createTerm(ctx: RestContext, taxonomy: Taxonomy, a: TermFields) {
   if (blankAsSent(ctx.params.name)) throw errors.calendar.emptyTermName();

@@ -5,6 +5,7 @@
  */
 import { phpInt } from '../../namespaces/calendar/args.ts';
 import { lastOf, parseQueryString, type Params } from '../../lib/php-params.ts';
+import { byteWise, rawurlencodeBytes } from '../../lib/url-encoding.ts';
 
 /**
  * WP_Query's `page` (absint of it, slashes trimmed) as its address prints it: a guessed post's page over 1
@@ -65,11 +66,3 @@ export function carriedQuery(query: string, dropped: readonly string[]): string 
   return built ? `?${built}` : '';
 }
 
-/**
- * parse_str keeps the bytes it was sent, UTF-8 or not (`%FF` stays that byte): each escaped byte over 0x7F
- * is read as the character of that code point (U+00FF), and rawurlencodeBytes writes it back as the byte.
- */
-const byteWise = (query: string) => query.replace(/%([89a-f][0-9a-f])/gi, (_, hex: string) => encodeURIComponent(String.fromCharCode(Number.parseInt(hex, 16))));
-/** PHP's rawurlencode of such text (every character under U+0100: the request line holds no raw non-ASCII), a byte each. */
-const rawurlencodeBytes = (text: string) =>
-  [...Buffer.from(text, 'latin1')].map((b) => (/[\w.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');

@@ -67,6 +67,7 @@ export function homePage(services: Pick<Services, 'config' | 'store' | 'mappings
  */
 async function askedPage(store: Services['store'], baseUrl: string, vars: Params, query: string, reads: boolean): Promise<{ location: string } | 'missing' | null> {
   const sent = parseQueryString(query);
+  const id = postIdAsked(vars);
   // `tribe_events` names an event as `name` names a post (parse_request sets `name` and the post type from it).
   const eventAsked = postSlugAsked(vars, 'tribe_events');
   const asked = eventAsked ?? postSlugAsked(vars);
@@ -80,10 +81,9 @@ async function askedPage(store: Services['store'], baseUrl: string, vars: Params
       const dropped = ['page', 'feed', 'p', 'page_id', 'attachment_id', 'pagename', 'name', 'post_type'];
       return { location: `${baseUrl}/${guess.kind}/${guess.slug}/${page ? `${page}/` : ''}${carriedQuery(query, dropped)}` };
     }
-  } else if (postIdAsked(vars) > 0) {
+  } else if (id > 0) {
     // `p` (else `page_id`): a published calendar record is its page, reached at its permalink; WordPress's own posts
     // and pages have no permalink Lintel knows (the front page answers); any other ID is the 404 page.
-    const id = postIdAsked(vars);
     const record = await store.calendar.record(id);
     if (record ? record.status !== 'publish' : !(await store.legacyPosts.byId(id))) return 'missing';
     const byVar = postIdAsked({ p: sent.p }) > 0 ? 'p' : postIdAsked({ page_id: sent.page_id }) > 0 ? 'page_id' : null;
